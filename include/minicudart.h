@@ -1,0 +1,32 @@
+/*
+ * minicudart.h - what minicudart offers beyond NVIDIA's runtime API.
+ *
+ * Programs use the toolkit's cuda_runtime.h as usual; this header is only for those that want to
+ * see the runtime at work.
+ *
+ * Environment:
+ *   MINICUDART_TRACE=1            trace each step (registration, image choice, loads, launches,
+ *                                 errors) to stderr, one "minicudart: " line each
+ *   MINICUDART_DRIVER=path        load this driver library instead of libcuda.so.1
+ *   MINICUDART_FORCE_PTX=1        ignore SASS and JIT-compile the PTX
+ *   MINICUDART_LAUNCH_PARAMS=...  "buffer" (pack the arguments into one buffer, the default when
+ *                                 the layout is known) or "array" (pass nvcc's argument array)
+ *   CUDA_MODULE_LOADING=EAGER     load every module when a device is first used (default LAZY)
+ */
+#ifndef MINICUDART_H
+#define MINICUDART_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Receives each trace line, without prefix or newline.  Installing a hook turns tracing on;
+ * NULL restores stderr. */
+typedef void (*minicudart_trace_hook)(const char *line, void *user);
+void minicudart_set_trace_hook(minicudart_trace_hook hook, void *user);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,442 @@
+/*
+ * device.c - which device a thread works on, and its primary context.
+ *
+ * To the runtime a device and its primary context are the same thing: the context comes from
+ * cuDevicePrimaryCtxRetain, never from cuCtxCreate, so libraries with their own runtime
+ * (cuBLAS, cuFFT, ...) and driver-API code in the same process share it.  The current device is
+ * per thread; it follows the context current to the thread, so a context made current by
+ * someone else is seen.
+ *
+ * Initialisation is lazy: the first call that needs a context (rt_context_enter) loads the
+ * driver, retains the device's primary context and makes it current.  Each (re)initialisation
+ * bumps the device's generation; per-context caches (loaded modules, CUfunctions) compare their
+ * generation with it, so after cudaDeviceReset they are rebuilt on next use.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+int rt_device_count;
+rt_device *rt_devices;
+
+static pthread_once_t rt_devices_once = PTHREAD_ONCE_INIT;
+static cudaError_t rt_devices_status;
+static pthread_mutex_t rt_context_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The device this thread chose with cudaSetDevice, or -1: then device 0. */
+static _Thread_local int rt_thread_device = -1;
+
+static void rt_devices_init_once(void)
+{
+    cudaError_t e = rt_driver_load();
+    if (e != cudaSuccess) {
+        rt_devices_status = e;
+        return;
+    }
+    int count = 0;
+    CUresult r = rt_drv.cuDeviceGetCount(&count);
+    if (r != CUDA_SUCCESS || count <= 0) {
+        rt_devices_status = r != CUDA_SUCCESS ? rt_error_from_cu(r) : cudaErrorNoDevice;
+        RT_TRACE("devices: none (%s)", rt_error_name(rt_devices_status));
+        return;
+    }
+    rt_devices = calloc((size_t)count, sizeof *rt_devices);
+    if (!rt_devices) {
+        rt_devices_status = cudaErrorMemoryAllocation;
+        return;
+    }
+    for (int i = 0; i < count; i++) {
+        rt_device *d = &rt_devices[i];
+        int major = 0, minor = 0;
+        r = rt_drv.cuDeviceGet(&d->cu, i);
+        if (r == CUDA_SUCCESS)
+            r = rt_drv.cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                                            d->cu);
+        if (r == CUDA_SUCCESS)
+            r = rt_drv.cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                                            d->cu);
+        if (r != CUDA_SUCCESS) {
+            rt_devices_status = rt_error_from_cu(r);
+            return;
+        }
+        d->sm = (unsigned)(major * 10 + minor);
+        RT_TRACE("device %d: sm_%u", i, d->sm);
+    }
+    rt_device_count = count;
+    rt_devices_status = cudaSuccess;
+}
+
+/* Loads the driver and learns the devices, once.  Returns the same answer on every call. */
+static cudaError_t rt_devices_init(void)
+{
+    pthread_once(&rt_devices_once, rt_devices_init_once);
+    return rt_devices_status;
+}
+
+static int rt_device_index(const rt_device *d)
+{
+    return (int)(d - rt_devices);
+}
+
+/* Which of our devices has `ctx` as its primary context (now or before a reset); -1 if none. */
+static int rt_device_of_context(CUcontext ctx)
+{
+    for (int i = 0; i < rt_device_count; i++)
+        if (rt_devices[i].context == ctx)
+            return i;
+    return -1;
+}
+
+void rt_device_note_error(rt_device *d, cudaError_t e)
+{
+    if (d && rt_error_is_sticky(e)) {
+        cudaError_t none = cudaSuccess;
+        atomic_compare_exchange_strong(&d->sticky, &none, e);
+    }
+}
+
+/* Retains d's primary context if it is not active yet: the one place a context is created. */
+static cudaError_t rt_context_activate(rt_device *d)
+{
+    cudaError_t e = cudaSuccess;
+    pthread_mutex_lock(&rt_context_lock);
+    if (atomic_load(&d->generation) % 2 == 0) {         /* even: not active */
+        CUcontext ctx = NULL;
+        uint64_t t0 = rt_now_ns();
+        CUresult r = rt_drv.cuDevicePrimaryCtxRetain(&ctx, d->cu);
+        if (r == CUDA_SUCCESS) {
+            d->context = ctx;
+            atomic_fetch_add(&d->generation, 1);        /* odd: active */
+            RT_TRACE("device %d: primary context %p retained in %.1f ms", rt_device_index(d),
+                     (void *)ctx, (double)(rt_now_ns() - t0) / 1e6);
+        } else {
+            e = rt_error_from_cu(r);
+        }
+    }
+    pthread_mutex_unlock(&rt_context_lock);
+    return e;
+}
+
+/* Makes device d's primary context active and current on this thread. */
+static cudaError_t rt_context_use(rt_device *d, CUcontext current)
+{
+    bool fresh = atomic_load(&d->generation) % 2 == 0;
+    cudaError_t e = rt_context_activate(d);
+    if (e != cudaSuccess)
+        return e;
+    if (current != d->context) {
+        CUresult r = rt_drv.cuCtxSetCurrent(d->context);
+        if (r != CUDA_SUCCESS)
+            return rt_error_from_cu(r);
+    }
+    rt_thread_device = rt_device_index(d);
+    if (fresh)
+        rt_module_load_at_init(d);
+    return cudaSuccess;
+}
+
+cudaError_t rt_context_enter(rt_device **out)
+{
+    if (atomic_load_explicit(&rt_unloading, memory_order_relaxed))
+        return cudaErrorCudartUnloading;
+    cudaError_t e = rt_devices_init();
+    if (e != cudaSuccess)
+        return e;
+
+    CUcontext current = NULL;
+    rt_drv.cuCtxGetCurrent(&current);
+    int index = rt_thread_device;
+    if (current && (index < 0 || rt_devices[index].context != current)) {
+        int owner = rt_device_of_context(current);
+        if (owner >= 0)
+            index = owner;
+    }
+    if (index < 0)
+        index = 0;
+    rt_device *d = &rt_devices[index];
+
+    /* Fast path: the context is active and already current. */
+    if (current != d->context || atomic_load(&d->generation) % 2 == 0) {
+        e = rt_context_use(d, current);
+        if (e != cudaSuccess)
+            return e;
+    }
+    cudaError_t sticky = atomic_load_explicit(&d->sticky, memory_order_relaxed);
+    if (sticky != cudaSuccess)
+        return sticky;
+    *out = d;
+    return cudaSuccess;
+}
+
+/* ---- the API -------------------------------------------------------------------------------- */
+
+RT_API cudaError_t cudaGetDeviceCount(int *count)
+{
+    if (!count)
+        RT_RETURN(cudaErrorInvalidValue);
+    cudaError_t e = rt_devices_init();
+    if (e == cudaErrorNoDevice)
+        *count = 0;
+    else if (e == cudaSuccess)
+        *count = rt_device_count;
+    RT_RETURN(e);
+}
+
+RT_API cudaError_t cudaSetDevice(int device)
+{
+    cudaError_t e = rt_devices_init();
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    if (device < 0 || device >= rt_device_count)
+        RT_RETURN(cudaErrorInvalidDevice);
+    /* Initialises the device's primary context now and makes it current. */
+    CUcontext current = NULL;
+    rt_drv.cuCtxGetCurrent(&current);
+    RT_RETURN(rt_context_use(&rt_devices[device], current));
+}
+
+RT_API cudaError_t cudaGetDevice(int *device)
+{
+    if (!device)
+        RT_RETURN(cudaErrorInvalidValue);
+    cudaError_t e = rt_devices_init();
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    CUcontext current = NULL;
+    rt_drv.cuCtxGetCurrent(&current);
+    int owner = current ? rt_device_of_context(current) : -1;
+    *device = owner >= 0 ? owner : rt_thread_device >= 0 ? rt_thread_device : 0;
+    return cudaSuccess;
+}
+
+RT_API cudaError_t cudaDeviceSynchronize(void)
+{
+    rt_device *d;
+    cudaError_t e = rt_context_enter(&d);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    e = rt_error_from_cu(rt_drv.cuCtxSynchronize());
+    rt_device_note_error(d, e);
+    RT_RETURN(e);
+}
+
+RT_API cudaError_t cudaDeviceReset(void)
+{
+    rt_device *d;
+    cudaError_t e = rt_devices_init();
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    CUcontext current = NULL;
+    rt_drv.cuCtxGetCurrent(&current);
+    int index = current ? rt_device_of_context(current) : -1;
+    if (index < 0)
+        index = rt_thread_device >= 0 ? rt_thread_device : 0;
+    d = &rt_devices[index];
+
+    /* Destroys every allocation, stream, event and module of the context at once.  The context
+     * stays current where it was; the next call re-initialises it (rt_context_use), and the
+     * generation bump makes every per-context cache stale. */
+    pthread_mutex_lock(&rt_context_lock);
+    if (atomic_load(&d->generation) % 2 == 1) {
+        CUresult r = rt_drv.cuDevicePrimaryCtxReset(d->cu);
+        if (r == CUDA_SUCCESS)
+            r = rt_drv.cuDevicePrimaryCtxRelease(d->cu);
+        e = rt_error_from_cu(r);
+        atomic_fetch_add(&d->generation, 1);
+        atomic_store(&d->sticky, cudaSuccess);
+        RT_TRACE("device %d: reset (%s)", index, rt_error_name(e));
+    }
+    pthread_mutex_unlock(&rt_context_lock);
+    RT_RETURN(e);
+}
+
+/* ---- properties and attributes -------------------------------------------------------------- */
+
+RT_API cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device)
+{
+    if (!value)
+        RT_RETURN(cudaErrorInvalidValue);
+    cudaError_t e = rt_devices_init();
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    if (device < 0 || device >= rt_device_count)
+        RT_RETURN(cudaErrorInvalidDevice);
+    /* cudaDeviceAttr and CUdevice_attribute share their values. */
+    CUresult r = rt_drv.cuDeviceGetAttribute(value, (CUdevice_attribute)attr,
+                                             rt_devices[device].cu);
+    RT_RETURN(rt_error_from_cu(r));
+}
+
+/* Where each int-like field of cudaDeviceProp comes from.  width: 4 (int) or 8 (size_t). */
+struct rt_prop_field {
+    size_t offset;
+    unsigned width;
+    CUdevice_attribute attr;
+};
+
+#define PROP(field, attr) { offsetof(struct cudaDeviceProp, field), \
+                            sizeof(((struct cudaDeviceProp *)0)->field), attr }
+#define PROP_AT(field, i, attr) { offsetof(struct cudaDeviceProp, field) + (i) * sizeof(int), \
+                                  sizeof(int), attr }
+
+static const struct rt_prop_field rt_prop_fields[] = {
+    PROP(sharedMemPerBlock, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK),
+    PROP(regsPerBlock, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK),
+    PROP(warpSize, CU_DEVICE_ATTRIBUTE_WARP_SIZE),
+    PROP(memPitch, CU_DEVICE_ATTRIBUTE_MAX_PITCH),
+    PROP(maxThreadsPerBlock, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK),
+    PROP_AT(maxThreadsDim, 0, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X),
+    PROP_AT(maxThreadsDim, 1, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y),
+    PROP_AT(maxThreadsDim, 2, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z),
+    PROP_AT(maxGridSize, 0, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X),
+    PROP_AT(maxGridSize, 1, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y),
+    PROP_AT(maxGridSize, 2, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z),
+    PROP(totalConstMem, CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY),
+    PROP(major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR),
+    PROP(minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR),
+    PROP(textureAlignment, CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT),
+    PROP(texturePitchAlignment, CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT),
+    PROP(multiProcessorCount, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT),
+    PROP(integrated, CU_DEVICE_ATTRIBUTE_INTEGRATED),
+    PROP(canMapHostMemory, CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY),
+    PROP(maxTexture1D, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH),
+    PROP(maxTexture1DMipmap, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_MIPMAPPED_WIDTH),
+    PROP_AT(maxTexture2D, 0, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH),
+    PROP_AT(maxTexture2D, 1, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT),
+    PROP_AT(maxTexture2DMipmap, 0, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_WIDTH),
+    PROP_AT(maxTexture2DMipmap, 1, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_HEIGHT),
+    PROP_AT(maxTexture2DLinear, 0, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH),
+    PROP_AT(maxTexture2DLinear, 1, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT),
+    PROP_AT(maxTexture2DLinear, 2, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH),
+    PROP_AT(maxTexture2DGather, 0, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_WIDTH),
+    PROP_AT(maxTexture2DGather, 1, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_HEIGHT),
+    PROP_AT(maxTexture3D, 0, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH),
+    PROP_AT(maxTexture3D, 1, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT),
+    PROP_AT(maxTexture3D, 2, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH),
+    PROP_AT(maxTexture3DAlt, 0, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH_ALTERNATE),
+    PROP_AT(maxTexture3DAlt, 1, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT_ALTERNATE),
+    PROP_AT(maxTexture3DAlt, 2, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH_ALTERNATE),
+    PROP(maxTextureCubemap, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_WIDTH),
+    PROP_AT(maxTexture1DLayered, 0, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_WIDTH),
+    PROP_AT(maxTexture1DLayered, 1, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_LAYERS),
+    PROP_AT(maxTexture2DLayered, 0, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_WIDTH),
+    PROP_AT(maxTexture2DLayered, 1, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_HEIGHT),
+    PROP_AT(maxTexture2DLayered, 2, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_LAYERS),
+    PROP_AT(maxTextureCubemapLayered, 0, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_WIDTH),
+    PROP_AT(maxTextureCubemapLayered, 1, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_LAYERS),
+    PROP(maxSurface1D, CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH),
+    PROP_AT(maxSurface2D, 0, CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH),
+    PROP_AT(maxSurface2D, 1, CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_HEIGHT),
+    PROP_AT(maxSurface3D, 0, CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_WIDTH),
+    PROP_AT(maxSurface3D, 1, CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_HEIGHT),
+    PROP_AT(maxSurface3D, 2, CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_DEPTH),
+    PROP_AT(maxSurface1DLayered, 0, CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_WIDTH),
+    PROP_AT(maxSurface1DLayered, 1, CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_LAYERS),
+    PROP_AT(maxSurface2DLayered, 0, CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_WIDTH),
+    PROP_AT(maxSurface2DLayered, 1, CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_HEIGHT),
+    PROP_AT(maxSurface2DLayered, 2, CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_LAYERS),
+    PROP(maxSurfaceCubemap, CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_WIDTH),
+    PROP_AT(maxSurfaceCubemapLayered, 0, CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_WIDTH),
+    PROP_AT(maxSurfaceCubemapLayered, 1, CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_LAYERS),
+    PROP(surfaceAlignment, CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT),
+    PROP(concurrentKernels, CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS),
+    PROP(ECCEnabled, CU_DEVICE_ATTRIBUTE_ECC_ENABLED),
+    PROP(pciBusID, CU_DEVICE_ATTRIBUTE_PCI_BUS_ID),
+    PROP(pciDeviceID, CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID),
+    PROP(pciDomainID, CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID),
+    PROP(tccDriver, CU_DEVICE_ATTRIBUTE_TCC_DRIVER),
+    PROP(asyncEngineCount, CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT),
+    PROP(unifiedAddressing, CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING),
+    PROP(memoryBusWidth, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH),
+    PROP(l2CacheSize, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE),
+    PROP(persistingL2CacheMaxSize, CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE),
+    PROP(maxThreadsPerMultiProcessor, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR),
+    PROP(streamPrioritiesSupported, CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED),
+    PROP(globalL1CacheSupported, CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED),
+    PROP(localL1CacheSupported, CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED),
+    PROP(sharedMemPerMultiprocessor, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR),
+    PROP(regsPerMultiprocessor, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR),
+    PROP(managedMemory, CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY),
+    PROP(isMultiGpuBoard, CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD),
+    PROP(multiGpuBoardGroupID, CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD_GROUP_ID),
+    PROP(hostNativeAtomicSupported, CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED),
+    PROP(pageableMemoryAccess, CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS),
+    PROP(concurrentManagedAccess, CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS),
+    PROP(computePreemptionSupported, CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED),
+    PROP(canUseHostPointerForRegisteredMem,
+         CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM),
+    PROP(cooperativeLaunch, CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH),
+    PROP(sharedMemPerBlockOptin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN),
+    PROP(pageableMemoryAccessUsesHostPageTables,
+         CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES),
+    PROP(directManagedMemAccessFromHost, CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST),
+    PROP(maxBlocksPerMultiProcessor, CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR),
+    PROP(accessPolicyMaxWindowSize, CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE),
+    PROP(reservedSharedMemPerBlock, CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK),
+    PROP(hostRegisterSupported, CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED),
+    PROP(sparseCudaArraySupported, CU_DEVICE_ATTRIBUTE_SPARSE_CUDA_ARRAY_SUPPORTED),
+    PROP(hostRegisterReadOnlySupported, CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED),
+    PROP(timelineSemaphoreInteropSupported,
+         CU_DEVICE_ATTRIBUTE_TIMELINE_SEMAPHORE_INTEROP_SUPPORTED),
+    PROP(memoryPoolsSupported, CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED),
+    PROP(gpuDirectRDMASupported, CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_SUPPORTED),
+    PROP(gpuDirectRDMAFlushWritesOptions,
+         CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS),
+    PROP(gpuDirectRDMAWritesOrdering, CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WRITES_ORDERING),
+    PROP(memoryPoolSupportedHandleTypes, CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES),
+    PROP(deferredMappingCudaArraySupported,
+         CU_DEVICE_ATTRIBUTE_DEFERRED_MAPPING_CUDA_ARRAY_SUPPORTED),
+    PROP(ipcEventSupported, CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED),
+    PROP(clusterLaunch, CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH),
+    PROP(unifiedFunctionPointers, CU_DEVICE_ATTRIBUTE_UNIFIED_FUNCTION_POINTERS),
+    PROP(deviceNumaConfig, CU_DEVICE_ATTRIBUTE_NUMA_CONFIG),
+    PROP(deviceNumaId, CU_DEVICE_ATTRIBUTE_NUMA_ID),
+    PROP(mpsEnabled, CU_DEVICE_ATTRIBUTE_MPS_ENABLED),
+    PROP(hostNumaId, CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID),
+    PROP(gpuPciDeviceID, CU_DEVICE_ATTRIBUTE_GPU_PCI_DEVICE_ID),
+    PROP(gpuPciSubsystemID, CU_DEVICE_ATTRIBUTE_GPU_PCI_SUBSYSTEM_ID),
+    PROP(hostNumaMultinodeIpcSupported, CU_DEVICE_ATTRIBUTE_HOST_NUMA_MULTINODE_IPC_SUPPORTED),
+};
+
+RT_API cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
+{
+    if (!prop)
+        RT_RETURN(cudaErrorInvalidValue);
+    cudaError_t e = rt_devices_init();
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    if (device < 0 || device >= rt_device_count)
+        RT_RETURN(cudaErrorInvalidDevice);
+    CUdevice dev = rt_devices[device].cu;
+
+    struct cudaDeviceProp p;
+    memset(&p, 0, sizeof p);
+    CUresult r = rt_drv.cuDeviceGetName(p.name, (int)sizeof p.name, dev);
+    if (r == CUDA_SUCCESS)
+        r = rt_drv.cuDeviceGetUuid((CUuuid *)&p.uuid, dev);
+    if (r == CUDA_SUCCESS)
+        r = rt_drv.cuDeviceTotalMem(&p.totalGlobalMem, dev);
+    for (size_t i = 0; r == CUDA_SUCCESS && i < sizeof rt_prop_fields / sizeof rt_prop_fields[0];
+         i++) {
+        const struct rt_prop_field *f = &rt_prop_fields[i];
+        int v = 0;
+        r = rt_drv.cuDeviceGetAttribute(&v, f->attr, dev);
+        if (r == CUDA_ERROR_INVALID_VALUE) {      /* an attribute this driver does not know */
+            v = 0;
+            r = CUDA_SUCCESS;
+        }
+        if (f->width == sizeof(size_t)) {
+            size_t wide = (size_t)(unsigned)v;
+            memcpy((char *)&p + f->offset, &wide, sizeof wide);
+        } else {
+            memcpy((char *)&p + f->offset, &v, sizeof v);
+        }
+    }
+    if (r != CUDA_SUCCESS)
+        RT_RETURN(rt_error_from_cu(r));
+    *prop = p;
+    return cudaSuccess;
+}

@@ -1,0 +1,128 @@
+/*
+ * driver.c - the driver entry points, resolved once.
+ *
+ * The runtime has no link-time dependency on libcuda.  It dlopens "libcuda.so.1" (or the library
+ * named by MINICUDART_DRIVER, e.g. the test suite's fake driver), takes cuGetProcAddress_v2 from
+ * it, and asks it for every function of driver_api.def at the ABI version this code was written
+ * against.  That is what NVIDIA's runtime does too, and it means a newer driver keeps handing us
+ * the signatures we call.  The table is filled once, under pthread_once.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "internal.h"
+
+/* The oldest driver whose API this runtime was written for: CUDA 13.0. */
+#define RT_DRIVER_MIN_VERSION 13000
+
+struct rt_driver rt_drv;
+
+static pthread_once_t rt_driver_once = PTHREAD_ONCE_INIT;
+static cudaError_t rt_driver_status = cudaErrorInitializationError;
+
+static bool rt_driver_optional(const char *name)
+{
+    static const char *const optional[] = { "cuFuncGetParamInfo" };
+    for (size_t i = 0; i < sizeof optional / sizeof optional[0]; i++)
+        if (__builtin_strcmp(name, optional[i]) == 0)
+            return true;
+    return false;
+}
+
+/* Resolves one entry point.  A symbol the driver lacks comes back as CUDA_SUCCESS with a NULL
+ * pointer, so both the result and the pointer are checked. */
+static bool rt_driver_resolve(PFN_cuGetProcAddress_v12000 get, const char *name, int version,
+                              cuuint64_t flags, void **slot)
+{
+    CUdriverProcAddressQueryResult status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+    CUresult r = get(name, slot, version, flags, &status);
+    if (r == CUDA_SUCCESS && *slot && status == CU_GET_PROC_ADDRESS_SUCCESS)
+        return true;
+    *slot = NULL;
+    RT_TRACE("driver: %s (ABI %d) not available (result %d, status %d)%s", name, version, (int)r,
+             (int)status, rt_driver_optional(name) ? ", optional" : "");
+    return rt_driver_optional(name);
+}
+
+static cudaError_t rt_driver_load_once(void)
+{
+    const char *path = getenv("MINICUDART_DRIVER");
+    if (!path || !*path)
+        path = "libcuda.so.1";
+    void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        RT_TRACE("driver: cannot load %s: %s", path, dlerror());
+        return cudaErrorInsufficientDriver;
+    }
+    PFN_cuGetProcAddress_v12000 get =
+        (PFN_cuGetProcAddress_v12000)(uintptr_t)dlsym(lib, "cuGetProcAddress_v2");
+    if (!get) {
+        RT_TRACE("driver: %s has no cuGetProcAddress_v2: older than CUDA 12.0", path);
+        return cudaErrorInsufficientDriver;
+    }
+
+    bool complete = true;
+#define DRIVER_FN(name, version) \
+    complete &= rt_driver_resolve(get, #name, version, CU_GET_PROC_ADDRESS_DEFAULT, \
+                                  (void **)&rt_drv.name);
+#define DRIVER_FN_PTDS(name, version) \
+    complete &= rt_driver_resolve(get, #name, version, \
+                                  CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM, \
+                                  (void **)&rt_drv.name##_ptds);
+#include "driver_api.def"
+#undef DRIVER_FN
+#undef DRIVER_FN_PTDS
+
+    int version = 0;
+    if (rt_drv.cuDriverGetVersion)
+        rt_drv.cuDriverGetVersion(&version);
+    rt_drv.version = version;
+    if (!complete || version < RT_DRIVER_MIN_VERSION) {
+        RT_TRACE("driver: %s reports version %d; minicudart needs %d or newer with every entry "
+                 "point of driver_api.def", path, version, RT_DRIVER_MIN_VERSION);
+        return cudaErrorInsufficientDriver;
+    }
+
+    CUresult r = rt_drv.cuInit(0);
+    if (r != CUDA_SUCCESS) {
+        cudaError_t e = rt_error_from_cu(r);
+        RT_TRACE("driver: cuInit failed: %s (%d)", rt_error_name(e), (int)r);
+        return e;
+    }
+    RT_TRACE("driver: %s, version %d.%d, %s", path, version / 1000, version % 1000 / 10,
+             rt_drv.cuFuncGetParamInfo ? "cuFuncGetParamInfo available"
+                                        : "no cuFuncGetParamInfo: layouts from .nv.info");
+    return cudaSuccess;
+}
+
+static void rt_driver_once_fn(void)
+{
+    rt_driver_status = rt_driver_load_once();
+}
+
+cudaError_t rt_driver_load(void)
+{
+    pthread_once(&rt_driver_once, rt_driver_once_fn);
+    return rt_driver_status;
+}
+
+RT_API cudaError_t cudaDriverGetVersion(int *driverVersion)
+{
+    if (!driverVersion)
+        RT_RETURN(cudaErrorInvalidValue);
+    /* With no driver NVIDIA's runtime answers 0 and success; a driver that loaded but failed
+     * cuInit still reports its version. */
+    rt_driver_load();
+    *driverVersion = rt_drv.version;
+    return cudaSuccess;
+}
+
+RT_API cudaError_t cudaRuntimeGetVersion(int *runtimeVersion)
+{
+    if (!runtimeVersion)
+        RT_RETURN(cudaErrorInvalidValue);
+    *runtimeVersion = CUDART_VERSION;
+    return cudaSuccess;
+}

@@ -1,0 +1,230 @@
+/*
+ * internal.h - the runtime's table of contents: every function one file of lib/ offers another.
+ *
+ * The rooms of the launch path, in the order a `k<<<g, b, shm, s>>>(args)` walks them:
+ *
+ *   register.c  before main: nvcc's constructors record fatbins, kernels and variables
+ *   launch.c    the call site: push/pop configuration, __cudaGetKernel, __cudaLaunchKernel
+ *   device.c    which device and primary context this thread works on (lazy initialisation)
+ *   module.c    first use on a device: choose the image, decompress it, load it, find the kernel
+ *   driver.c    every driver entry point, resolved once through cuGetProcAddress
+ *   errors.c    CUresult -> cudaError_t, the per-thread last error, sticky errors
+ *   trace.c     MINICUDART_TRACE=1: each step as it happens
+ *   memory.c    cudaMalloc and friends, symbols (__device__/__constant__ variables)
+ *
+ * Internal names carry the prefix rt_; every CUDA name is public, everything else hidden.
+ */
+#ifndef MINICUDART_INTERNAL_H
+#define MINICUDART_INTERNAL_H
+
+#include <cuda.h>
+#include <cudaTypedefs.h>
+#include <cuda_runtime_api.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "fatbin.h"
+
+#define RT_API __attribute__((visibility("default")))
+#define RT_HIDDEN __attribute__((visibility("hidden")))
+
+/* ---- driver.c: the one table of driver entry points ---------------------------------------- */
+
+struct rt_driver {
+#define DRIVER_FN(name, version) PFN_##name##_v##version name;
+#define DRIVER_FN_PTDS(name, version) PFN_##name##_v##version##_ptds name##_ptds;
+#include "driver_api.def"
+#undef DRIVER_FN
+#undef DRIVER_FN_PTDS
+    int version;                  /* cuDriverGetVersion, e.g. 13000 */
+};
+
+/* The table, filled once.  Valid only after rt_driver_load() returned cudaSuccess. */
+extern struct rt_driver rt_drv;
+
+/* Loads the driver library, resolves every entry point, calls cuInit(0); once per process,
+ * thread-safe.  Returns the same error on every call if that first attempt failed. */
+cudaError_t rt_driver_load(void);
+
+/* ---- errors.c ------------------------------------------------------------------------------- */
+
+cudaError_t rt_error_from_cu(CUresult r);
+bool rt_error_is_sticky(cudaError_t e);
+const char *rt_error_name(cudaError_t e);
+
+/* Records e as the calling thread's last error (when it is not cudaSuccess), traces it with the
+ * name of the API call that raised it, and returns it.  Every public entry point leaves through
+ * this, so the last-error rules hold by construction. */
+cudaError_t rt_exit(const char *api, cudaError_t e);
+#define RT_RETURN(e) return rt_exit(__func__, (e))
+
+/* Set while the process is exiting: later calls answer cudaErrorCudartUnloading. */
+extern atomic_bool rt_unloading;
+
+/* ---- trace.c -------------------------------------------------------------------------------- */
+
+extern atomic_int rt_trace_level;       /* -1 not read yet, 0 off, 1 on */
+void rt_trace_init(void);
+void rt_trace_emit(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static inline bool rt_tracing(void)
+{
+    int level = atomic_load_explicit(&rt_trace_level, memory_order_relaxed);
+    if (level < 0) {
+        rt_trace_init();
+        level = atomic_load_explicit(&rt_trace_level, memory_order_relaxed);
+    }
+    return level > 0;
+}
+#define RT_TRACE(...) do { if (rt_tracing()) rt_trace_emit(__VA_ARGS__); } while (0)
+uint64_t rt_now_ns(void);
+
+/* ---- register.c ----------------------------------------------------------------------------- */
+
+typedef struct rt_module rt_module;
+typedef struct rt_kernel rt_kernel;
+typedef struct rt_var rt_var;
+
+/* Per-device state of a module; rebuilt when the device's context generation moves on. */
+typedef struct rt_module_dev {
+    uint64_t generation;          /* the device generation this state belongs to; 0 = none */
+    CUmodule module;
+    cudaError_t error;            /* why loading failed (cached), or cudaSuccess */
+    void *image;                  /* decompressed image, owned; NULL when the payload was used */
+    const uint8_t *cubin;         /* the loaded cubin (for .nv.info), NULL for PTX */
+    size_t cubin_size;
+} rt_module_dev;
+
+struct rt_module {
+    void **handle;                /* what __cudaRegisterFatBinary returned; *handle == this */
+    const void *wrapper;
+    fatbin_wrapper fw;
+    bool wrapper_ok;
+    bool has_managed;
+    bool ended;                   /* __cudaRegisterFatBinaryEnd seen */
+    atomic_bool unregistered;
+    rt_kernel *kernels;           /* registration order, reversed */
+    rt_var *vars;
+    rt_module_dev *dev;           /* [rt_device_count], allocated at first load */
+    rt_module *next;
+};
+
+typedef struct rt_param_layout {
+    uint32_t count;
+    uint32_t size;                /* bytes of the packed buffer */
+    struct { uint32_t offset, size; } param[];
+} rt_param_layout;
+
+typedef struct rt_kernel_dev {
+    _Atomic(CUfunction) function; /* published last: non-NULL means the rest is valid */
+    uint64_t generation;
+    rt_param_layout *layout;      /* NULL when no layout is known: launch passes args through */
+} rt_kernel_dev;
+
+#define RT_KERNEL_MAGIC 0x6b65726eu   /* "kern": tells our handles from other pointers */
+
+/* One registered kernel.  Its address is the cudaKernel_t that __cudaGetKernel hands out:
+ * process-wide, device-independent, valid before any device exists and after cudaDeviceReset. */
+struct rt_kernel {
+    uint32_t magic;
+    rt_module *module;
+    const void *host_fun;
+    const char *name;             /* mangled device name, owned by the host image */
+    _Atomic(rt_kernel_dev *) dev; /* [rt_device_count], allocated at first launch */
+    rt_kernel *next;
+};
+
+struct rt_var {
+    rt_module *module;
+    const void *host_var;         /* the host shadow (or, when managed, the pointer slot) */
+    const char *name;
+    size_t size;
+    bool constant, managed;
+    rt_var *next;
+};
+
+/* Finds the kernel registered for a host stub pointer, or a kernel handle of ours; NULL if
+ * neither.  Lock-free: this is on the launch path. */
+rt_kernel *rt_kernel_find(const void *host_fun_or_handle);
+rt_var *rt_var_find(const void *host_var);
+/* Calls fn for every live module (under the registry lock). */
+void rt_module_foreach(void (*fn)(rt_module *m, void *user), void *user);
+
+/* ---- device.c ------------------------------------------------------------------------------- */
+
+typedef struct rt_device {
+    CUdevice cu;
+    unsigned sm;                  /* major * 10 + minor, e.g. 90 */
+    CUcontext context;            /* retained primary context; NULL until initialised */
+    atomic_ullong generation;     /* bumped at every (re)initialisation of the context */
+    _Atomic cudaError_t sticky;   /* a sticky error seen on this device, or cudaSuccess */
+} rt_device;
+
+extern int rt_device_count;
+extern rt_device *rt_devices;
+
+/* Makes sure the calling thread has a current context (the primary context of its device,
+ * initialised on first use) and returns that device.  This is the lazy initialisation of the
+ * runtime: every call that does CUDA work starts here. */
+cudaError_t rt_context_enter(rt_device **out);
+
+/* Records a sticky error against a device when e is one. */
+void rt_device_note_error(rt_device *d, cudaError_t e);
+
+/* ---- module.c ------------------------------------------------------------------------------- */
+
+/* Loads module m on device d (once per context generation) and binds its managed variables. */
+cudaError_t rt_module_ensure(rt_module *m, rt_device *d, rt_module_dev **out);
+/* Resolves kernel k on device d: loads its module if needed, gets the CUfunction and the
+ * parameter layout. */
+cudaError_t rt_kernel_resolve(rt_kernel *k, rt_device *d, rt_kernel_dev **out);
+/* Loads every module now (CUDA_MODULE_LOADING=EAGER), or only those that have managed
+ * variables, right after a context is initialised. */
+void rt_module_load_at_init(rt_device *d);
+/* Device address and size of a registered variable on device d. */
+cudaError_t rt_var_address(rt_var *v, rt_device *d, CUdeviceptr *ptr, size_t *size);
+
+/* ---- launch.c ------------------------------------------------------------------------------- */
+
+/* The common launch: validates, resolves the kernel on the current device, lays out the
+ * parameters and calls cuLaunchKernel.  per_thread: stream 0 means the per-thread stream. */
+cudaError_t rt_launch(rt_kernel *k, dim3 grid, dim3 block, void **args, size_t shared,
+                      cudaStream_t stream, bool per_thread);
+
+/* ---- the compiler-emitted entry points (prototypes of the toolkit's crt/host_runtime.h) ---- */
+
+RT_API void **__cudaRegisterFatBinary(void *fatCubin);
+RT_API void __cudaRegisterFatBinaryEnd(void **fatCubinHandle);
+RT_API void __cudaUnregisterFatBinary(void **fatCubinHandle);
+RT_API void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun, char *deviceFun,
+                                   const char *deviceName, int thread_limit, uint3 *tid,
+                                   uint3 *bid, dim3 *bDim, dim3 *gDim, int *wSize);
+RT_API void __cudaRegisterVar(void **fatCubinHandle, char *hostVar, char *deviceAddress,
+                              const char *deviceName, int ext, size_t size, int constant,
+                              int global);
+RT_API void __cudaRegisterManagedVar(void **fatCubinHandle, void **hostVarPtrAddress,
+                                     char *deviceAddress, const char *deviceName, int ext,
+                                     size_t size, int constant, int global);
+RT_API char __cudaInitModule(void **fatCubinHandle);
+RT_API unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem,
+                                            struct CUstream_st *stream);
+RT_API cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sharedMem,
+                                              void *stream);
+RT_API cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *hostFun);
+RT_API cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
+                                      void **args, size_t sharedMem, cudaStream_t stream);
+RT_API cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
+                                           void **args, size_t sharedMem, cudaStream_t stream);
+RT_API cudaError_t cudaMemcpy_ptds(void *dst, const void *src, size_t count,
+                                   enum cudaMemcpyKind kind);
+RT_API cudaError_t cudaMemset_ptds(void *devPtr, int value, size_t count);
+RT_API cudaError_t cudaMemcpyToSymbol_ptds(const void *symbol, const void *src, size_t count,
+                                           size_t offset, enum cudaMemcpyKind kind);
+RT_API cudaError_t cudaMemcpyFromSymbol_ptds(void *dst, const void *symbol, size_t count,
+                                             size_t offset, enum cudaMemcpyKind kind);
+RT_API cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim,
+                                         void **args, size_t sharedMem, cudaStream_t stream);
+
+#endif

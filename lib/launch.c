@@ -1,0 +1,202 @@
+/*
+ * launch.c - what `k<<<grid, block, shared, stream>>>(a, b, c)` does, step by step.
+ *
+ * nvcc turns the triple-chevron call into host code that calls this file:
+ *
+ *   1. the call site runs __cudaPushCallConfiguration(grid, block, shared, stream); a non-zero
+ *      answer skips the call (and no pop follows);
+ *   2. the arguments are evaluated (they may launch kernels themselves: the configuration is
+ *      a per-thread stack, not a slot), then the kernel's host stub is called;
+ *   3. the stub builds args[i] = &parameter_i;
+ *   4. on its first execution only, the stub calls __cudaGetKernel(&handle, stub) and keeps the
+ *      handle for the life of the process, for every thread and device;
+ *   5. __cudaPopCallConfiguration hands the configuration back;
+ *   6. __cudaLaunchKernel(handle, grid, block, args, shared, stream) (or _ptsz when built with
+ *      --default-stream per-thread), whose return value the stub throws away: every failure
+ *      must therefore land in the thread's last error;
+ *   7. the runtime makes sure the thread has a context, that the kernel's module is loaded on
+ *      this device and the kernel resolved (module.c);
+ *   8. it packs the arguments into one buffer at the offsets the driver reported (or passes
+ *      nvcc's argument array through when no layout is known);
+ *   9. cuLaunchKernel: the driver writes the work into the stream's queue and rings the GPU.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* ---- steps 1 and 5: the per-thread configuration stack ------------------------------------ */
+
+#define RT_CONFIG_DEPTH 64
+
+struct rt_config {
+    dim3 grid, block;
+    size_t shared;
+    cudaStream_t stream;
+};
+
+static _Thread_local struct rt_config rt_config_stack[RT_CONFIG_DEPTH];
+static _Thread_local unsigned rt_config_depth;
+
+RT_API unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem,
+                                            struct CUstream_st *stream)
+{
+    if (rt_config_depth == RT_CONFIG_DEPTH) {
+        /* Non-zero makes the call site skip the launch, and then no pop follows. */
+        rt_exit(__func__, cudaErrorInvalidConfiguration);
+        return 1;
+    }
+    rt_config_stack[rt_config_depth++] =
+        (struct rt_config){ gridDim, blockDim, sharedMem, (cudaStream_t)stream };
+    return 0;
+}
+
+RT_API cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sharedMem,
+                                              void *stream)
+{
+    if (rt_config_depth == 0)
+        RT_RETURN(cudaErrorInvalidConfiguration);
+    const struct rt_config *c = &rt_config_stack[--rt_config_depth];
+    *gridDim = c->grid;
+    *blockDim = c->block;
+    *sharedMem = c->shared;
+    *(cudaStream_t *)stream = c->stream;
+    return cudaSuccess;
+}
+
+/* ---- step 4: the process-wide kernel handle ------------------------------------------------ */
+
+RT_API cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *hostFun)
+{
+    /* The handle is our kernel record: it needs no device, no context, not even a driver, so
+     * this cannot fail for a registered kernel, and the stub's never-retried call is safe. */
+    if (!kernel)
+        RT_RETURN(cudaErrorInvalidValue);
+    rt_kernel *k = rt_kernel_find(hostFun);
+    *kernel = (cudaKernel_t)k;
+    if (!k) {
+        RT_TRACE("__cudaGetKernel: host function %p is not registered", hostFun);
+        RT_RETURN(cudaErrorInvalidResourceHandle);
+    }
+    return cudaSuccess;
+}
+
+/* ---- steps 7-9 ------------------------------------------------------------------------------ */
+
+enum rt_param_mode { RT_PARAMS_UNREAD, RT_PARAMS_BUFFER, RT_PARAMS_ARRAY };
+
+static _Atomic int rt_param_mode = RT_PARAMS_UNREAD;
+
+/* MINICUDART_LAUNCH_PARAMS=array|buffer; buffer by default (the faster of the two on the H200,
+ * see the closing measurements in README.md). */
+static enum rt_param_mode rt_params(void)
+{
+    int mode = atomic_load_explicit(&rt_param_mode, memory_order_relaxed);
+    if (mode == RT_PARAMS_UNREAD) {
+        const char *v = getenv("MINICUDART_LAUNCH_PARAMS");
+        mode = v && strcmp(v, "array") == 0 ? RT_PARAMS_ARRAY : RT_PARAMS_BUFFER;
+        atomic_store_explicit(&rt_param_mode, mode, memory_order_relaxed);
+    }
+    return (enum rt_param_mode)mode;
+}
+
+/* The packed parameter buffer.  32764 bytes is the parameter space limit since CUDA 12.1. */
+static _Thread_local _Alignas(16) unsigned char rt_param_buffer[32768];
+
+static void rt_trace_launch(const rt_kernel *k, const rt_kernel_dev *kd, dim3 grid, dim3 block,
+                            size_t shared, CUstream stream, bool packed, CUresult r)
+{
+    char text[400] = "";
+    size_t used = 0;
+    const rt_param_layout *layout = kd->layout;
+    for (uint32_t i = 0; layout && i < layout->count && used < sizeof text - 40; i++)
+        used += (size_t)snprintf(text + used, sizeof text - used, "%s%u@%u+%u", i ? " " : "", i,
+                                 layout->param[i].offset, layout->param[i].size);
+    RT_TRACE("launch %s grid (%u,%u,%u) block (%u,%u,%u) shared %zu stream %p params [%s%s] "
+             "%s -> %s", k->name, grid.x, grid.y, grid.z, block.x, block.y, block.z, shared,
+             (void *)stream, text, used >= sizeof text - 40 ? " ..." : "",
+             packed ? "packed buffer" : "argument array",
+             rt_error_name(rt_error_from_cu(r)));
+}
+
+cudaError_t rt_launch(rt_kernel *k, dim3 grid, dim3 block, void **args, size_t shared,
+                      cudaStream_t stream, bool per_thread)
+{
+    rt_module *module = k ? __atomic_load_n(&k->module, __ATOMIC_ACQUIRE) : NULL;
+    if (!module) {
+        RT_TRACE("launch: %p is not a registered kernel", (void *)k);
+        return cudaErrorInvalidResourceHandle;
+    }
+
+    /* Step 7. */
+    rt_device *d;
+    cudaError_t e = rt_context_enter(&d);
+    if (e != cudaSuccess)
+        return e;
+    rt_kernel_dev *kd;
+    e = rt_kernel_resolve(k, d, &kd);
+    if (e != cudaSuccess)
+        return e;
+    CUfunction f = atomic_load_explicit(&kd->function, memory_order_relaxed);
+
+    /* Streams 0, cudaStreamLegacy and cudaStreamPerThread go to the driver as they are; in a
+     * per-thread build 0 means this thread's stream. */
+    CUstream s = (CUstream)stream;
+    if (per_thread && !s)
+        s = CU_STREAM_PER_THREAD;
+
+    /* Step 8. */
+    const rt_param_layout *layout = kd->layout;
+    bool packed = layout && layout->count > 0 && rt_params() == RT_PARAMS_BUFFER;
+    if (layout && layout->count > 0 && !args)
+        return cudaErrorInvalidValue;
+    CUresult r;
+    if (packed) {
+        for (uint32_t i = 0; i < layout->count; i++)
+            memcpy(rt_param_buffer + layout->param[i].offset, args[i], layout->param[i].size);
+        size_t size = layout->size;
+        void *extra[] = { CU_LAUNCH_PARAM_BUFFER_POINTER, rt_param_buffer,
+                          CU_LAUNCH_PARAM_BUFFER_SIZE, &size, CU_LAUNCH_PARAM_END };
+        r = rt_drv.cuLaunchKernel(f, grid.x, grid.y, grid.z, block.x, block.y, block.z,
+                                  (unsigned)shared, s, NULL, extra);
+    } else {
+        /* Step 9. */
+        r = rt_drv.cuLaunchKernel(f, grid.x, grid.y, grid.z, block.x, block.y, block.z,
+                                  (unsigned)shared, s, args, NULL);
+    }
+    if (rt_tracing())
+        rt_trace_launch(k, kd, grid, block, shared, s, packed, r);
+    e = rt_error_from_cu(r);
+    rt_device_note_error(d, e);
+    return e;
+}
+
+/* ---- step 6 and the public launches --------------------------------------------------------- */
+
+RT_API cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
+                                      void **args, size_t sharedMem, cudaStream_t stream)
+{
+    RT_RETURN(rt_launch(rt_kernel_find(kernel), gridDim, blockDim, args, sharedMem, stream,
+                        false));
+}
+
+RT_API cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
+                                           void **args, size_t sharedMem, cudaStream_t stream)
+{
+    RT_RETURN(rt_launch(rt_kernel_find(kernel), gridDim, blockDim, args, sharedMem, stream,
+                        true));
+}
+
+/* func: a host stub pointer (what <<<>>> and the C++ templates pass) or a cudaKernel_t. */
+RT_API cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
+                                    size_t sharedMem, cudaStream_t stream)
+{
+    RT_RETURN(rt_launch(rt_kernel_find(func), gridDim, blockDim, args, sharedMem, stream, false));
+}
+
+RT_API cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim,
+                                         void **args, size_t sharedMem, cudaStream_t stream)
+{
+    RT_RETURN(rt_launch(rt_kernel_find(func), gridDim, blockDim, args, sharedMem, stream, true));
+}

@@ -1,0 +1,359 @@
+/*
+ * module.c - first use of a module on a device: choose, decompress, load, resolve.
+ *
+ * Under lazy loading (the default, as in NVIDIA's runtime) nothing is loaded until a kernel or
+ * variable of the module is first used on a device.  Then:
+ *
+ *   1. choose the image for the device's SM with the fatbin library: the best SASS, else PTX to
+ *      JIT (MINICUDART_FORCE_PTX=1 skips SASS), else cudaErrorNoKernelImageForDevice;
+ *   2. decompress it (zstd, LZ4, zlib) unless it is stored plain;
+ *   3. load it into the device's primary context with cuModuleLoadDataEx;
+ *   4. per kernel, at its first launch: cuModuleGetFunction, then its parameter layout.
+ *
+ * Why cuModuleLoadDataEx and not cuLibraryLoadData: the runtime chooses the image itself (so it
+ * can say which and why, and report "no image" at the first launch with the right code), so the
+ * library API's main gift, letting the driver choose and share one library across devices, buys
+ * nothing here.  A module belongs to one context, which is exactly the lifetime the runtime
+ * needs: cudaDeviceReset destroys it with the context, and the generation counter reloads it on
+ * next use.  cuModuleLoadDataEx also takes the JIT options that bring the JIT's error log back.
+ *
+ * CUDA_MODULE_LOADING=EAGER loads every module (and resolves every kernel) when a device's
+ * context is initialised; modules with __managed__ variables are always loaded then, because
+ * host code may read those variables before any launch.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static pthread_mutex_t rt_load_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static bool rt_env_is(const char *name, const char *value)
+{
+    const char *v = getenv(name);
+    return v && strcmp(v, value) == 0;
+}
+
+static bool rt_force_ptx(void)
+{
+    const char *v = getenv("MINICUDART_FORCE_PTX");
+    return v && *v && strcmp(v, "0") != 0;
+}
+
+static int rt_dev_index(const rt_device *d)
+{
+    return (int)(d - rt_devices);
+}
+
+/* Steps 1-2: chooses the entry and produces its image.  On success *image is what to hand the
+ * driver (NUL-terminated when PTX) and md->image owns it when it had to be allocated. */
+static cudaError_t rt_module_image(rt_module *m, rt_device *d, rt_module_dev *md,
+                                   fatbin_entry *entry, const void **image, size_t *size)
+{
+    fatbin_container c;
+    fatbin_choice choice;
+    fatbin_error err;
+    if (!m->wrapper_ok || fatbin_container_open(&c, m->fw.data, SIZE_MAX, &err) != FATBIN_OK ||
+        fatbin_choose(&c, d->sm, rt_force_ptx(), &choice, &err) != FATBIN_OK) {
+        RT_TRACE("module %p: malformed fatbin: %s (at offset %zu)", m->wrapper,
+                 m->wrapper_ok ? err.message : "bad wrapper", m->wrapper_ok ? err.offset : 0);
+        return cudaErrorInvalidKernelImage;
+    }
+    RT_TRACE("module %p on device %d (sm_%u): %s", m->wrapper, rt_dev_index(d), d->sm,
+             choice.reason);
+    if (!choice.found)
+        return cudaErrorNoKernelImageForDevice;
+    *entry = choice.entry;
+
+    bool compressed = (entry->flags & FATBIN_FLAG_COMPRESSION_MASK) != 0;
+    bool is_ptx = entry->kind == FATBIN_KIND_PTX;
+    if (!compressed && (!is_ptx || memchr(entry->payload, 0, entry->payload_size))) {
+        /* Stored plain (and, for PTX, NUL-terminated inside its padding): load it in place. */
+        *image = entry->payload;
+        *size = entry->payload_size;
+        return cudaSuccess;
+    }
+
+    uint64_t want = fatbin_entry_image_size(entry);
+    if (want > SIZE_MAX - 1)
+        return cudaErrorInvalidKernelImage;
+    md->image = malloc((size_t)want + 1);
+    if (!md->image)
+        return cudaErrorMemoryAllocation;
+    size_t produced = 0;
+    uint64_t t0 = rt_now_ns();
+    if (fatbin_entry_extract(entry, md->image, (size_t)want + 1, &produced, &err) != FATBIN_OK) {
+        RT_TRACE("module %p: cannot decompress entry at offset %zu: %s", m->wrapper,
+                 entry->offset, err.message);
+        return cudaErrorInvalidKernelImage;
+    }
+    ((char *)md->image)[produced] = '\0';     /* PTX must be NUL-terminated for the driver */
+    RT_TRACE("module %p: decompressed %s %u -> %zu bytes in %.1f us", m->wrapper,
+             fatbin_compression_name(entry->flags), entry->compressed_size, produced,
+             (double)(rt_now_ns() - t0) / 1e3);
+    *image = md->image;
+    *size = produced;
+    return cudaSuccess;
+}
+
+/* Step 3: loads the image into the current (primary) context.  A JIT failure's log goes to the
+ * trace. */
+static cudaError_t rt_module_load(rt_module *m, rt_device *d, rt_module_dev *md)
+{
+    fatbin_entry entry;
+    const void *image = NULL;
+    size_t size = 0;
+    cudaError_t e = rt_module_image(m, d, md, &entry, &image, &size);
+    if (e != cudaSuccess)
+        return e;
+
+    char log[4096] = "";
+    CUjit_option options[] = { CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES };
+    void *values[] = { log, (void *)(uintptr_t)sizeof log };
+    char arch[32];
+    fatbin_arch_name(&entry, arch, sizeof arch);
+
+    uint64_t t0 = rt_now_ns();
+    CUresult r = rt_drv.cuModuleLoadDataEx(&md->module, image, 2, options, values);
+    double ms = (double)(rt_now_ns() - t0) / 1e6;
+    if (r != CUDA_SUCCESS) {
+        e = rt_error_from_cu(r);
+        RT_TRACE("module %p: loading %s %s failed: %s (%d)%s%s", m->wrapper,
+                 entry.kind == FATBIN_KIND_PTX ? "PTX" : "cubin", arch, rt_error_name(e),
+                 (int)r, log[0] ? "; JIT log: " : "", log);
+        md->module = NULL;
+        return e;
+    }
+    RT_TRACE("module %p: loaded %s %s (%zu bytes) in %.3f ms%s", m->wrapper,
+             entry.kind == FATBIN_KIND_PTX ? "PTX" : "cubin", arch, size, ms,
+             entry.kind == FATBIN_KIND_PTX ? " (JIT-compiled by the driver)" : "");
+    if (entry.kind == FATBIN_KIND_ELF) {
+        md->cubin = image;
+        md->cubin_size = size;
+    }
+    return cudaSuccess;
+}
+
+/* Stores each managed variable's unified address in its host pointer slot: host code reads
+ * and writes __managed__ variables through those slots. */
+static cudaError_t rt_module_bind_managed(rt_module *m, rt_module_dev *md)
+{
+    for (rt_var *v = m->vars; v; v = v->next) {
+        if (!v->managed)
+            continue;
+        CUdeviceptr ptr = 0;
+        size_t bytes = 0;
+        CUresult r = rt_drv.cuModuleGetGlobal(&ptr, &bytes, md->module, v->name);
+        if (r != CUDA_SUCCESS) {
+            RT_TRACE("managed variable %s: %s", v->name, rt_error_name(rt_error_from_cu(r)));
+            return rt_error_from_cu(r);
+        }
+        *(void **)(uintptr_t)v->host_var = (void *)(uintptr_t)ptr;
+        RT_TRACE("managed variable %s bound at %p (%zu bytes)", v->name, (void *)(uintptr_t)ptr,
+                 bytes);
+    }
+    return cudaSuccess;
+}
+
+/* rt_module_ensure with rt_load_lock held. */
+static cudaError_t rt_module_ensure_locked(rt_module *m, rt_device *d, rt_module_dev **out)
+{
+    uint64_t generation = atomic_load(&d->generation);
+    if (!m->dev) {
+        m->dev = calloc((size_t)rt_device_count, sizeof *m->dev);
+        if (!m->dev)
+            return cudaErrorMemoryAllocation;
+    }
+    rt_module_dev *md = &m->dev[rt_dev_index(d)];
+    if (out)
+        *out = md;
+    if (md->generation == generation)
+        return md->error;
+
+    /* First use in this context (or the context was reset, which destroyed the old module). */
+    free(md->image);
+    *md = (rt_module_dev){ .generation = generation };
+    md->error = rt_module_load(m, d, md);
+    if (md->error == cudaSuccess && m->has_managed)
+        md->error = rt_module_bind_managed(m, md);
+    return md->error;
+}
+
+cudaError_t rt_module_ensure(rt_module *m, rt_device *d, rt_module_dev **out)
+{
+    pthread_mutex_lock(&rt_load_lock);
+    cudaError_t e = rt_module_ensure_locked(m, d, out);
+    pthread_mutex_unlock(&rt_load_lock);
+    return e;
+}
+
+/* Step 4b: the parameter layout.  The driver knows it (cuFuncGetParamInfo, driver 12.4+) even
+ * for JIT-compiled PTX; otherwise the cubin's .nv.info says it.  NULL: no layout known, and the
+ * launch passes nvcc's argument array through. */
+static rt_param_layout *rt_layout_build(rt_kernel *k, CUfunction f, rt_module_dev *md)
+{
+    enum { RT_MAX_PARAMS = 32764 / 1 };
+    rt_param_layout *layout = NULL;
+    const char *source = NULL;
+
+    if (rt_drv.cuFuncGetParamInfo) {
+        size_t capacity = 8;
+        layout = malloc(sizeof *layout + capacity * sizeof layout->param[0]);
+        uint32_t n = 0, end = 0;
+        while (layout && n < RT_MAX_PARAMS) {
+            size_t offset = 0, size = 0;
+            if (rt_drv.cuFuncGetParamInfo(f, n, &offset, &size) != CUDA_SUCCESS)
+                break;
+            if (n == capacity) {
+                capacity *= 2;
+                rt_param_layout *bigger =
+                    realloc(layout, sizeof *layout + capacity * sizeof layout->param[0]);
+                if (!bigger) {
+                    free(layout);
+                    return NULL;
+                }
+                layout = bigger;
+            }
+            layout->param[n].offset = (uint32_t)offset;
+            layout->param[n].size = (uint32_t)size;
+            if (offset + size > end)
+                end = (uint32_t)(offset + size);
+            n++;
+        }
+        if (layout) {
+            layout->count = n;
+            layout->size = end;
+            source = "cuFuncGetParamInfo";
+        }
+    } else if (md->cubin) {
+        cubin c;
+        cubin_kernel ck;
+        fatbin_error err;
+        if (cubin_open(&c, md->cubin, md->cubin_size, &err) == FATBIN_OK &&
+            cubin_find_kernel(&c, k->name, &ck, &err) == FATBIN_OK) {
+            layout = malloc(sizeof *layout + (size_t)ck.param_count * sizeof layout->param[0]);
+            cubin_param *params = malloc(((size_t)ck.param_count + 1) * sizeof *params);
+            if (layout && params &&
+                cubin_kernel_params(&ck, params, ck.param_count, &err) == FATBIN_OK) {
+                layout->count = ck.param_count;
+                layout->size = ck.param_size;
+                for (uint32_t i = 0; i < ck.param_count; i++) {
+                    layout->param[i].offset = params[i].offset;
+                    layout->param[i].size = params[i].size;
+                }
+                source = ".nv.info";
+            } else {
+                free(layout);
+                layout = NULL;
+            }
+            free(params);
+        }
+    }
+    if (rt_tracing()) {
+        if (!layout) {
+            RT_TRACE("kernel %s: no parameter layout known: arguments passed through", k->name);
+        } else {
+            char text[512] = "";
+            size_t used = 0;
+            for (uint32_t i = 0; i < layout->count && used < sizeof text - 40; i++)
+                used += (size_t)snprintf(text + used, sizeof text - used, "%s%u@%u+%u",
+                                         i ? " " : "", i, layout->param[i].offset,
+                                         layout->param[i].size);
+            RT_TRACE("kernel %s: %u parameters, %u bytes, from %s: [%s%s]", k->name,
+                     layout->count, layout->size, source, text,
+                     used >= sizeof text - 40 ? " ..." : "");
+        }
+    }
+    return layout;
+}
+
+cudaError_t rt_kernel_resolve(rt_kernel *k, rt_device *d, rt_kernel_dev **out)
+{
+    uint64_t generation = atomic_load_explicit(&d->generation, memory_order_acquire);
+    rt_kernel_dev *all = atomic_load_explicit(&k->dev, memory_order_acquire);
+    if (all) {
+        rt_kernel_dev *kd = &all[rt_dev_index(d)];
+        if (atomic_load_explicit(&kd->function, memory_order_acquire) &&
+            kd->generation == generation) {
+            *out = kd;
+            return cudaSuccess;
+        }
+    }
+
+    pthread_mutex_lock(&rt_load_lock);
+    cudaError_t e = cudaSuccess;
+    all = atomic_load(&k->dev);
+    if (!all) {
+        all = calloc((size_t)rt_device_count, sizeof *all);
+        if (!all) {
+            e = cudaErrorMemoryAllocation;
+            goto done;
+        }
+        atomic_store_explicit(&k->dev, all, memory_order_release);
+    }
+    rt_kernel_dev *kd = &all[rt_dev_index(d)];
+    if (atomic_load(&kd->function) && kd->generation == generation) {
+        *out = kd;
+        goto done;
+    }
+
+    rt_module_dev *md;
+    e = rt_module_ensure_locked(k->module, d, &md);
+    if (e != cudaSuccess)
+        goto done;
+    CUfunction f = NULL;
+    CUresult r = rt_drv.cuModuleGetFunction(&f, md->module, k->name);
+    if (r != CUDA_SUCCESS) {
+        e = r == CUDA_ERROR_NOT_FOUND ? cudaErrorInvalidDeviceFunction : rt_error_from_cu(r);
+        RT_TRACE("kernel %s: not in the loaded image: %s", k->name, rt_error_name(e));
+        goto done;
+    }
+    atomic_store(&kd->function, NULL);
+    free(kd->layout);
+    kd->layout = rt_layout_build(k, f, md);
+    kd->generation = generation;
+    atomic_store_explicit(&kd->function, f, memory_order_release);
+    *out = kd;
+done:
+    pthread_mutex_unlock(&rt_load_lock);
+    return e;
+}
+
+cudaError_t rt_var_address(rt_var *v, rt_device *d, CUdeviceptr *ptr, size_t *size)
+{
+    rt_module_dev *md;
+    cudaError_t e = rt_module_ensure(v->module, d, &md);
+    if (e != cudaSuccess)
+        return e;
+    CUresult r = rt_drv.cuModuleGetGlobal(ptr, size, md->module, v->name);
+    if (r == CUDA_ERROR_NOT_FOUND)
+        return cudaErrorInvalidSymbol;
+    return rt_error_from_cu(r);
+}
+
+struct rt_init_load {
+    rt_device *device;
+    bool eager;
+};
+
+static void rt_module_load_one(rt_module *m, void *user)
+{
+    struct rt_init_load *load = user;
+    if (!load->eager && !m->has_managed)
+        return;
+    cudaError_t e = rt_module_ensure(m, load->device, NULL);
+    for (rt_kernel *k = m->kernels; load->eager && e == cudaSuccess && k; k = k->next) {
+        rt_kernel_dev *kd;
+        rt_kernel_resolve(k, load->device, &kd);
+    }
+}
+
+void rt_module_load_at_init(rt_device *d)
+{
+    struct rt_init_load load = { d, rt_env_is("CUDA_MODULE_LOADING", "EAGER") };
+    if (load.eager)
+        RT_TRACE("CUDA_MODULE_LOADING=EAGER: loading every module on device %d", rt_dev_index(d));
+    rt_module_foreach(rt_module_load_one, &load);
+}

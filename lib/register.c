@@ -1,0 +1,307 @@
+/*
+ * register.c - step 0 of every launch, before main: nvcc's constructors describe the program.
+ *
+ * For each translation unit (or each nvlink unit with -rdc) a constructor calls
+ *   handle = __cudaRegisterFatBinary(&wrapper);
+ *   __cudaRegisterFunction(handle, hostFun, "mangled", ...)   once per kernel
+ *   __cudaRegisterVar / __cudaRegisterManagedVar(handle, ...)  once per variable
+ *   __cudaRegisterFatBinaryEnd(handle);
+ * and atexit(__cudaUnregisterFatBinary) runs after main returns.
+ *
+ * Registration only records: it never touches the driver (there may be none, and nothing could
+ * report its errors).  Names are kept per module, since two translation units can register the
+ * same mangled name for two different static kernels; look-ups by host pointer go through one
+ * hash table that readers probe without a lock, because cudaLaunchKernel looks up on every call.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static pthread_mutex_t rt_registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static rt_module *rt_modules;
+
+/* ---- the pointer table: host stub -> kernel, kernel handle -> kernel, host var -> var ------ */
+
+struct rt_slot {
+    _Atomic(const void *) key;
+    _Atomic(void *) value;
+};
+
+struct rt_table {
+    size_t capacity;              /* a power of two */
+    size_t used;
+    struct rt_slot slot[];
+};
+
+/* Tables are only ever replaced by bigger copies, never freed: a reader that still holds an old
+ * one keeps reading valid memory, and registration is rare enough for that to cost nothing. */
+static _Atomic(struct rt_table *) rt_kernels_by_ptr;
+static _Atomic(struct rt_table *) rt_vars_by_ptr;
+
+static size_t rt_hash(const void *p)
+{
+    uint64_t x = (uint64_t)(uintptr_t)p;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    return (size_t)x;
+}
+
+static void *rt_table_get(_Atomic(struct rt_table *) *tp, const void *key)
+{
+    struct rt_table *t = atomic_load_explicit(tp, memory_order_acquire);
+    if (!t || !key)
+        return NULL;
+    for (size_t i = rt_hash(key) & (t->capacity - 1);; i = (i + 1) & (t->capacity - 1)) {
+        const void *k = atomic_load_explicit(&t->slot[i].key, memory_order_acquire);
+        if (k == key)
+            return atomic_load_explicit(&t->slot[i].value, memory_order_acquire);
+        if (!k)
+            return NULL;
+    }
+}
+
+static bool rt_table_insert_into(struct rt_table *t, const void *key, void *value)
+{
+    for (size_t i = rt_hash(key) & (t->capacity - 1);; i = (i + 1) & (t->capacity - 1)) {
+        const void *k = atomic_load_explicit(&t->slot[i].key, memory_order_relaxed);
+        if (k == key)
+            return false;                      /* first registration wins */
+        if (!k) {
+            atomic_store_explicit(&t->slot[i].value, value, memory_order_relaxed);
+            atomic_store_explicit(&t->slot[i].key, key, memory_order_release);
+            t->used++;
+            return true;
+        }
+    }
+}
+
+/* Inserts under rt_registry_lock; grows the table at half load.  Returns false when the key is
+ * present already (or memory ran out). */
+static bool rt_table_put(_Atomic(struct rt_table *) *tp, const void *key, void *value)
+{
+    struct rt_table *t = atomic_load_explicit(tp, memory_order_relaxed);
+    if (!t || (t->used + 1) * 2 > t->capacity) {
+        size_t capacity = t ? t->capacity * 2 : 64;
+        struct rt_table *bigger = calloc(1, sizeof *bigger + capacity * sizeof bigger->slot[0]);
+        if (!bigger)
+            return false;
+        bigger->capacity = capacity;
+        for (size_t i = 0; t && i < t->capacity; i++) {
+            const void *k = atomic_load_explicit(&t->slot[i].key, memory_order_relaxed);
+            if (k)
+                rt_table_insert_into(bigger, k, atomic_load_explicit(&t->slot[i].value,
+                                                                     memory_order_relaxed));
+        }
+        atomic_store_explicit(tp, bigger, memory_order_release);
+        t = bigger;
+    }
+    return rt_table_insert_into(t, key, value);
+}
+
+rt_kernel *rt_kernel_find(const void *host_fun_or_handle)
+{
+    return rt_table_get(&rt_kernels_by_ptr, host_fun_or_handle);
+}
+
+rt_var *rt_var_find(const void *host_var)
+{
+    return rt_table_get(&rt_vars_by_ptr, host_var);
+}
+
+void rt_module_foreach(void (*fn)(rt_module *m, void *user), void *user)
+{
+    pthread_mutex_lock(&rt_registry_lock);
+    for (rt_module *m = rt_modules; m; m = m->next)
+        if (!atomic_load(&m->unregistered))
+            fn(m, user);
+    pthread_mutex_unlock(&rt_registry_lock);
+}
+
+static rt_module *rt_module_of(void **handle)
+{
+    return handle ? (rt_module *)*handle : NULL;
+}
+
+/* ---- tracing what was registered ----------------------------------------------------------- */
+
+static void rt_trace_container(const char *what, const void *data)
+{
+    fatbin_container c;
+    fatbin_error err;
+    if (fatbin_container_open(&c, data, SIZE_MAX, &err) != FATBIN_OK) {
+        RT_TRACE("  %s: unreadable container: %s (at offset %zu)", what, err.message, err.offset);
+        return;
+    }
+    char list[512] = "";
+    size_t used = 0, pos = 0, n = 0;
+    fatbin_entry e;
+    int r;
+    while ((r = fatbin_next_entry(&c, &pos, &e, &err)) == FATBIN_OK) {
+        char arch[32];
+        fatbin_arch_name(&e, arch, sizeof arch);
+        const char *comp = fatbin_compression_name(e.flags);
+        int w = snprintf(list + used, sizeof list - used, "%s%s%s%s", n ? ", " : "", arch,
+                         strcmp(comp, "none") ? "/" : "", strcmp(comp, "none") ? comp : "");
+        if (w > 0 && (size_t)w < sizeof list - used)
+            used += (size_t)w;
+        n++;
+    }
+    if (r == FATBIN_BAD)
+        RT_TRACE("  %s: %zu bytes, %zu entries [%s], then malformed: %s (at offset %zu)", what,
+                 c.size, n, list, err.message, err.offset);
+    else
+        RT_TRACE("  %s: %zu bytes, %zu entries [%s]", what, c.size, n, list);
+}
+
+/* ---- the entry points ----------------------------------------------------------------------- */
+
+RT_API void **__cudaRegisterFatBinary(void *fatCubin)
+{
+    rt_module *m = calloc(1, sizeof *m);
+    void **handle = malloc(sizeof *handle);
+    if (!m || !handle) {
+        free(m);
+        free(handle);
+        return NULL;
+    }
+    m->handle = handle;
+    m->wrapper = fatCubin;
+    *handle = m;
+
+    fatbin_error err;
+    m->wrapper_ok = fatbin_wrapper_read(fatCubin, &m->fw, &err) == FATBIN_OK;
+    if (!m->wrapper_ok) {
+        RT_TRACE("register fatbin %p: bad wrapper: %s", fatCubin, err.message);
+    } else if (rt_tracing()) {
+        RT_TRACE("register fatbin %p: wrapper version %u", fatCubin, m->fw.version);
+        rt_trace_container("image", m->fw.data);
+        for (size_t i = 0; m->fw.prelinked && m->fw.prelinked[i]; i++)
+            rt_trace_container("prelinked (relocatable, for JIT linking)", m->fw.prelinked[i]);
+    }
+
+    pthread_mutex_lock(&rt_registry_lock);
+    m->next = rt_modules;
+    rt_modules = m;
+    pthread_mutex_unlock(&rt_registry_lock);
+    return handle;
+}
+
+RT_API void __cudaRegisterFatBinaryEnd(void **fatCubinHandle)
+{
+    rt_module *m = rt_module_of(fatCubinHandle);
+    if (!m)
+        return;
+    m->ended = true;
+    size_t kernels = 0, vars = 0;
+    for (rt_kernel *k = m->kernels; k; k = k->next)
+        kernels++;
+    for (rt_var *v = m->vars; v; v = v->next)
+        vars++;
+    RT_TRACE("register fatbin %p done: %zu kernels, %zu variables%s", m->wrapper, kernels, vars,
+             m->has_managed ? " (managed: loads eagerly)" : "");
+}
+
+RT_API void __cudaUnregisterFatBinary(void **fatCubinHandle)
+{
+    /* Runs from atexit after main: the process is going down and the driver may be too.  Mark
+     * the module dead and the runtime as unloading; unload nothing (the context dies with the
+     * process), free nothing that a late caller could still reach. */
+    rt_module *m = rt_module_of(fatCubinHandle);
+    atomic_store(&rt_unloading, true);
+    if (m) {
+        atomic_store(&m->unregistered, true);
+        RT_TRACE("unregister fatbin %p", m->wrapper);
+    }
+}
+
+RT_API void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun, char *deviceFun,
+                                   const char *deviceName, int thread_limit, uint3 *tid,
+                                   uint3 *bid, dim3 *bDim, dim3 *gDim, int *wSize)
+{
+    rt_module *m = rt_module_of(fatCubinHandle);
+    const char *name = deviceName ? deviceName : deviceFun;
+    if (!m || !hostFun || !name)
+        return;
+    rt_kernel *k = calloc(1, sizeof *k);
+    if (!k)
+        return;
+    k->magic = RT_KERNEL_MAGIC;
+    k->module = m;
+    k->host_fun = hostFun;
+    k->name = name;
+
+    pthread_mutex_lock(&rt_registry_lock);
+    /* -rdc registers a template's single host stub twice: keep the first. */
+    bool fresh = rt_table_put(&rt_kernels_by_ptr, hostFun, k);
+    if (fresh) {
+        rt_table_put(&rt_kernels_by_ptr, k, k);
+        k->next = m->kernels;
+        m->kernels = k;
+    }
+    pthread_mutex_unlock(&rt_registry_lock);
+    if (fresh)
+        RT_TRACE("register kernel %s (host stub %p)", name, (const void *)hostFun);
+    else
+        free(k);
+}
+
+static void rt_register_var(void **handle, const void *host_var, const char *name, size_t size,
+                            bool constant, bool managed)
+{
+    rt_module *m = rt_module_of(handle);
+    if (!m || !host_var || !name)
+        return;
+    rt_var *v = calloc(1, sizeof *v);
+    if (!v)
+        return;
+    *v = (rt_var){ .module = m, .host_var = host_var, .name = name, .size = size,
+                   .constant = constant, .managed = managed };
+    pthread_mutex_lock(&rt_registry_lock);
+    bool fresh = rt_table_put(&rt_vars_by_ptr, host_var, v);
+    if (fresh) {
+        v->next = m->vars;
+        m->vars = v;
+        m->has_managed |= managed;
+    }
+    pthread_mutex_unlock(&rt_registry_lock);
+    if (fresh)
+        RT_TRACE("register %s variable %s, %zu bytes (host %p)",
+                 managed ? "managed" : constant ? "constant" : "device", name, size, host_var);
+    else
+        free(v);
+}
+
+RT_API void __cudaRegisterVar(void **fatCubinHandle, char *hostVar, char *deviceAddress,
+                              const char *deviceName, int ext, size_t size, int constant,
+                              int global)
+{
+    rt_register_var(fatCubinHandle, hostVar, deviceName ? deviceName : deviceAddress, size,
+                    constant != 0, false);
+}
+
+RT_API void __cudaRegisterManagedVar(void **fatCubinHandle, void **hostVarPtrAddress,
+                                     char *deviceAddress, const char *deviceName, int ext,
+                                     size_t size, int constant, int global)
+{
+    rt_register_var(fatCubinHandle, hostVarPtrAddress, deviceName ? deviceName : deviceAddress,
+                    size, constant != 0, true);
+}
+
+RT_API char __cudaInitModule(void **fatCubinHandle)
+{
+    /* Host code reaches a __managed__ variable only after this returned non-zero: it loads the
+     * module and stores each managed variable's unified address into its host pointer slot. */
+    rt_module *m = rt_module_of(fatCubinHandle);
+    if (!m)
+        return 0;
+    rt_device *d;
+    cudaError_t e = rt_context_enter(&d);
+    if (e == cudaSuccess)
+        e = rt_module_ensure(m, d, NULL);
+    rt_exit(__func__, e);
+    return e == cudaSuccess;
+}
