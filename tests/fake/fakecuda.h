@@ -1,0 +1,95 @@
+/*
+ * fakecuda.h - the inspection and control API of the fake CUDA driver (libfakecuda.so).
+ *
+ * The fake is a test double for libcuda.so.1: it exports cuGetProcAddress_v2 and hands out its
+ * own implementation of every entry point in lib/driver_api.def.  Everything happens in host
+ * memory: device pointers are host pointers, a module is a parsed copy of the cubin or PTX text,
+ * and a launch is recorded (and, when a test registered one, run by a host implementation of the
+ * kernel).  It is never shipped and never talks to a GPU.
+ *
+ * Tests reach this API through the same library instance the runtime loaded: dlopen the path in
+ * MINICUDART_DRIVER and dlsym the names below (tests/e2e/fake_api.h does that through the
+ * FAKECUDA_API list).
+ *
+ * Environment, read when the library is loaded:
+ *   FAKECUDA_DEVICES      number of devices (default 1, at most FAKE_MAX_DEVICES)
+ *   FAKECUDA_SM           compute capability as a number, e.g. 90 (default), 100, 75
+ *   FAKECUDA_INIT_RESULT  CUresult that cuInit returns (e.g. 100 = NO_DEVICE); unset: 0, or
+ *                         100 when FAKECUDA_DEVICES=0
+ *   FAKECUDA_FAIL         "name:nth:code[,name:nth:code...]": as fake_fail_call
+ *   FAKECUDA_LOG          path: the call log is written there at exit
+ */
+#ifndef MINICUDART_FAKECUDA_H
+#define MINICUDART_FAKECUDA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define FAKE_MAX_DEVICES 8
+#define FAKE_NAME_MAX 256
+
+/* One recorded driver call.  `result` is the CUresult the call returned (an int, so that this
+ * header does not need cuda.h). */
+typedef struct fake_call {
+    char name[48];
+    char args[208];
+    int result;
+} fake_call;
+
+/* One accepted cuLaunchKernel. */
+typedef struct fake_launch {
+    char kernel[FAKE_NAME_MAX];  /* mangled name */
+    unsigned grid[3];
+    unsigned block[3];
+    unsigned shared_mem;
+    uintptr_t stream;            /* raw: 0, 0x1 legacy, 0x2 per-thread */
+    int used_extra;              /* 1: CU_LAUNCH_PARAM_BUFFER_POINTER form; 0: kernelParams */
+    unsigned char *params;       /* the packed parameter bytes (padding zero in kernelParams form) */
+    size_t params_size;          /* the kernel's parameter-buffer size */
+    uintptr_t module;            /* CUmodule of the kernel */
+    unsigned module_sm;          /* cubin SM, or the PTX .target */
+    int module_jit;              /* 1 when the module was loaded from PTX */
+} fake_launch;
+
+/* A host implementation of a kernel: called once per launch with the packed parameter buffer;
+ * it loops over blocks and threads itself. */
+typedef void (*fake_host_kernel)(const void *params, size_t size, const unsigned grid[3],
+                                 const unsigned block[3]);
+
+/* X-macro of the exported API: X(return type, name, parameter list). */
+#define FAKECUDA_API(X)                                                                     \
+    X(size_t, fake_call_count, (void))                                                      \
+    X(const fake_call *, fake_call_at, (size_t index))                                      \
+    X(size_t, fake_count_calls, (const char *name))                                         \
+    X(size_t, fake_launch_count, (void))                                                    \
+    X(const fake_launch *, fake_launch_at, (size_t index))                                  \
+    X(const fake_launch *, fake_last_launch, (void))                                        \
+    X(void, fake_reset_log, (void))                                                         \
+    X(void, fake_fail_call, (const char *name, unsigned nth, int code))                     \
+    X(void, fake_register_host_kernel, (const char *name, fake_host_kernel fn))             \
+    X(void, fake_set_device_count, (int count))                                             \
+    X(void, fake_set_sm, (unsigned sm))                                                     \
+    X(void, fake_set_init_result, (int code))                                               \
+    X(void *, fake_global_storage, (const char *name, size_t *size))                        \
+    X(int, fake_module_has_kernel, (uintptr_t module, const char *name))                    \
+    X(size_t, fake_live_allocations, (void))                                                \
+    X(void, fake_dump_log, (void *file))
+
+#define FAKECUDA_DECLARE(ret, name, params) ret name params;
+FAKECUDA_API(FAKECUDA_DECLARE)
+#undef FAKECUDA_DECLARE
+
+/*
+ * Notes on the functions above:
+ *   fake_call_at / fake_launch_at: NULL past the end; pointers stay valid until fake_reset_log.
+ *   fake_count_calls: calls of that entry point since the last fake_reset_log.
+ *   fake_fail_call: the nth call of `name` from now on (1-based) returns `code` without doing
+ *     anything.  A sticky code (700, 702, 710, 714-719, 721) also poisons the current context:
+ *     later context calls return it until cuDevicePrimaryCtxReset, as on a real driver.
+ *   fake_global_storage: host storage of a module global (first loaded module that has it
+ *     materialised through cuModuleGetGlobal); NULL when none.
+ *   fake_live_allocations: cuMemAlloc/cuMemAllocManaged blocks not yet freed.
+ *   fake_dump_log: writes the call log to a FILE * (stderr when NULL).
+ */
+
+#endif
