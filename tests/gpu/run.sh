@@ -1,0 +1,325 @@
+#!/usr/bin/env bash
+# tests/gpu/run.sh - the differential GPU test: every program of tests/gpu/ built twice with nvcc,
+# once against NVIDIA's runtime (-cudart=shared) and once against minicudart (-cudart=none +
+# libminicudart.a), run on the GPU, stdout and exit code compared line by line.
+#
+# usage (from the repository root, on the GPU machine):   tests/gpu/run.sh
+# environment: OUT (where logs go; default build-gpurun/out), GPU_RUN_BUDGET_S (default 280),
+#              CUDA_HOME (default /usr/local/cuda), BENCH_ROUNDS (5), BENCH_LAUNCHES (20000).
+#
+# Steps, each recorded in the table instead of aborting the rest:
+#   1. configure + build minicudart and the `fatbin` tool (Release, no cmocka tests), in the
+#      background while nvcc compiles the programs (objects are the same for both runtimes;
+#      only the link differs: PROTOCOL.md section 10.1);
+#   2. link every program twice; -rdc uses `nvcc -dc` objects + an explicit `nvcc -dlink`
+#      (-cudart=none skips the device link, PROTOCOL.md section 4) for both variants;
+#   3. run each pair; a difference listed in tests/gpu/expected_differences.txt is ALLOWED;
+#   4. MINICUDART_TRACE=1 vadd: show the trace lines naming the image and the launch;
+#   5. launch benchmark: MINICUDART_LAUNCH_PARAMS=array / =buffer, NVIDIA's runtime, raw driver,
+#      in alternating processes, median ns per launch;
+#   6. `fatbin list` on five toolkit libraries, timed, next to cuobjdump's ELF/PTX counts.
+# The table comes last (the tail of the output is what a remote caller gets back).  Full logs:
+# $OUT/run.log, $OUT/summary.txt, $OUT/logs.tar.gz.  Exit: 0 all pass, 3 no GPU, 1 otherwise.
+set -u
+
+cd "$(dirname "$0")/../.." || exit 1
+ROOT=$PWD
+W=$ROOT/build-gpurun
+OUT=${OUT:-$W/out}
+BUDGET=${GPU_RUN_BUDGET_S:-280}
+CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+NVCC=$CUDA_HOME/bin/nvcc
+CUDA_LIB=$CUDA_HOME/lib64
+BENCH_ROUNDS=${BENCH_ROUNDS:-5}
+BENCH_LAUNCHES=${BENCH_LAUNCHES:-20000}
+G=tests/gpu
+ARCH="-arch=sm_90"
+JOBS=$(nproc 2>/dev/null || echo 4)
+[ "$JOBS" -gt 16 ] && JOBS=16
+
+# name | sources | nvcc flags.  force_ptx runs vadd's binaries under a forced-JIT variable.
+PROGRAMS="vadd device struct_params big_params templates variables per_thread rdc multiarch
+          ptx_only force_ptx errors oob"
+sources_of() {
+    case $1 in
+    vadd | multiarch | ptx_only) echo examples/vadd/vadd.cu ;;
+    rdc) echo "$G/rdc_a.cu $G/rdc_b.cu" ;;
+    *) echo "$G/$1.cu" ;;
+    esac
+}
+flags_of() {
+    case $1 in
+    per_thread) echo "$ARCH --default-stream per-thread" ;;
+    multiarch) echo "-gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90" ;;
+    ptx_only) echo "-gencode arch=compute_90,code=compute_90" ;;
+    *) echo "$ARCH" ;;
+    esac
+}
+
+START=$SECONDS
+remaining() { echo $((BUDGET - (SECONDS - START))); }
+# Run with a timeout no longer than what is left of the budget (at least 1 s).
+bounded() {
+    local limit=$1; shift
+    local left; left=$(remaining)
+    [ "$left" -lt "$limit" ] && limit=$left
+    [ "$limit" -lt 1 ] && return 124
+    timeout -k 5 "$limit" "$@"
+}
+# Background jobs, at most $JOBS at a time; each leaves its exit code in $W/status/<name>.
+job() {
+    local name=$1; shift
+    while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n 2>/dev/null || sleep 0.2; done
+    ( "$@" >"$W/logs/build-$name.log" 2>&1; echo $? >"$W/status/$name" ) &
+}
+status_of() { cat "$W/status/$1" 2>/dev/null || echo none; }
+
+# Step 1: minicudart and the fatbin tool.
+build_minicudart() {
+    local gen=()
+    command -v ninja >/dev/null && gen=(-G Ninja)
+    bounded 240 cmake -S "$ROOT" -B "$W/cmake" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release \
+        -DMINICUDART_TESTS=OFF -DCMAKE_CUDA_COMPILER="$NVCC" || return 1
+    bounded 240 cmake --build "$W/cmake" -j "$JOBS" --target minicudart || return 1
+    bounded 120 cmake --build "$W/cmake" -j "$JOBS" --target fatbin || echo "fatbin tool failed"
+    return 0
+}
+# What a program links instead of NVIDIA's runtime: libminicudart.a (it carries the fatbin
+# parser's objects) and the system libraries it uses.
+minicudart_libs() {
+    MINI_LIBS=("$W/cmake/lib/libminicudart.a" -ldl -lpthread -lzstd -llz4 -lz)
+}
+
+# Step 2: compile once (objects are runtime-independent), link against NVIDIA's runtime.
+compile_and_link_nvidia() {
+    local p=$1 flags srcs objs="" s o
+    flags=$(flags_of "$p"); srcs=$(sources_of "$p")
+    mkdir -p "$W/obj/$p"
+    for s in $srcs; do
+        o=$W/obj/$p/$(basename "$s" .cu).o
+        if [ "$p" = rdc ]; then
+            "$NVCC" $flags -I$G -dc "$s" -o "$o" || return 1
+        else
+            "$NVCC" $flags -I$G -c "$s" -o "$o" || return 1
+        fi
+        objs="$objs $o"
+    done
+    if [ "$p" = rdc ]; then
+        "$NVCC" $flags -dlink $objs -o "$W/obj/$p/dlink.o" || return 1
+        "$NVCC" -cudart=none $objs "$W/obj/$p/dlink.o" -o "$W/bin/$p.nvidia" \
+            -L"$CUDA_LIB" -lcudart -Xlinker -rpath -Xlinker "$CUDA_LIB" || return 1
+    else
+        "$NVCC" $flags -cudart=shared $objs -o "$W/bin/$p.nvidia" \
+            -Xlinker -rpath -Xlinker "$CUDA_LIB" || return 1
+    fi
+}
+link_minicudart() {
+    local p=$1 flags o objs=()
+    flags=$(flags_of "$p")
+    for o in "$W/obj/$p"/*.o; do
+        [ "${o##*/}" = dlink.o ] || objs+=("$o")
+    done
+    [ "$p" = rdc ] && objs+=("$W/obj/$p/dlink.o")
+    minicudart_libs
+    "$NVCC" $flags -cudart=none "${objs[@]}" -o "$W/bin/$p.minicudart" "${MINI_LIBS[@]}"
+}
+build_bench() {
+    "$NVCC" $ARCH -I$G -c $G/bench_launch.cu -o "$W/obj/bench_launch.o" || return 1
+    "$NVCC" $ARCH -cudart=shared "$W/obj/bench_launch.o" -o "$W/bin/bench_launch.nvidia" \
+        -Xlinker -rpath -Xlinker "$CUDA_LIB" || return 1
+    "$NVCC" $ARCH -I$G -cubin $G/bench_launch.cu -o "$W/bin/bench_kernel.cubin" || return 1
+    gcc -std=c11 -O2 -I"$CUDA_HOME/include" $G/bench_launch_driver.c -o "$W/bin/bench_launch.driver" \
+        -L"$CUDA_LIB/stubs" -lcuda
+}
+link_bench_minicudart() {
+    minicudart_libs
+    "$NVCC" $ARCH -cudart=none "$W/obj/bench_launch.o" -o "$W/bin/bench_launch.minicudart" \
+        "${MINI_LIBS[@]}"
+}
+
+# Step 3: one run; stdout plus a final "exit code N" line go to $W/run/<p>.<variant>.out.
+run_one() {
+    local p=$1 variant=$2 bin=$1 rc
+    local env=()
+    if [ "$p" = force_ptx ]; then
+        bin=vadd
+        if [ "$variant" = nvidia ]; then env=(CUDA_FORCE_PTX_JIT=1); else env=(MINICUDART_FORCE_PTX=1); fi
+    fi
+    if [ ! -x "$W/bin/$bin.$variant" ]; then echo build; return; fi
+    if [ "$(remaining)" -lt 5 ]; then echo skip; return; fi
+    bounded 60 env "${env[@]}" "$W/bin/$bin.$variant" >"$W/run/$p.$variant.out" \
+        2>"$W/run/$p.$variant.err"
+    rc=$?
+    echo "exit code $rc" >>"$W/run/$p.$variant.out"
+    [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ] && { echo "T/O"; return; }
+    echo "$rc"
+}
+allowed_difference() {
+    grep -v '^[[:space:]]*#' "$ROOT/$G/expected_differences.txt" 2>/dev/null |
+        awk -v p="$1" '$1 == p { found = 1 } END { exit !found }'
+}
+
+main() {
+    rm -rf "${W:?}/bin" "$W/obj" "$W/run" "$W/logs" "$W/status"
+    mkdir -p "$W/bin" "$W/obj" "$W/run" "$W/logs" "$W/status" "$OUT"
+    echo "== tests/gpu/run.sh: $(date -u +%FT%TZ), budget ${BUDGET}s, $JOBS jobs"
+    echo "== $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?') $(git -C "$ROOT" status --short 2>/dev/null | wc -l) changed files"
+    if command -v nvidia-smi >/dev/null; then
+        nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader 2>&1 | head -n 2
+    else
+        echo "(no nvidia-smi)"
+    fi
+    "$NVCC" --version 2>&1 | tail -1
+
+    # Steps 1 and 2 (first half) in parallel.
+    job minicudart build_minicudart
+    local p
+    for p in $PROGRAMS; do
+        [ "$p" = force_ptx ] && continue
+        job "$p" compile_and_link_nvidia "$p"
+    done
+    job bench build_bench
+    wait
+    echo "== builds done at $((SECONDS - START))s: minicudart $(status_of minicudart)"
+    if [ "$(status_of minicudart)" = 0 ]; then
+        for p in $PROGRAMS; do
+            [ "$p" = force_ptx ] && continue
+            [ "$(status_of "$p")" = 0 ] && job "$p.minicudart" link_minicudart "$p"
+        done
+        [ "$(status_of bench)" = 0 ] && job bench.minicudart link_bench_minicudart
+        wait
+    else
+        tail -n 30 "$W/logs/build-minicudart.log"
+    fi
+    for p in "$W"/status/*; do
+        p=${p##*/}
+        [ "$(status_of "$p")" = 0 ] || echo "== build $p failed (status $(status_of "$p")): $(grep -m1 -iE 'error|undefined' "$W/logs/build-$p.log")"
+    done
+
+    # Step 3: the pairs.
+    local rows=() failures=0 nogpu=0 nv mc eq res
+    res=PASS
+    [ "$(status_of minicudart)" = 0 ] || { res=FAIL; failures=$((failures + 1)); }
+    rows+=("$(printf '%-14s %-9s %-11s %-6s %s' build - "$(status_of minicudart)" - "$res")")
+    for p in $PROGRAMS; do
+        nv=$(run_one "$p" nvidia)
+        mc=$(run_one "$p" minicudart)
+        eq=-
+        if [ -f "$W/run/$p.nvidia.out" ] && [ -f "$W/run/$p.minicudart.out" ]; then
+            if diff "$W/run/$p.nvidia.out" "$W/run/$p.minicudart.out" >"$W/run/$p.diff"; then eq=yes; else eq=no; fi
+        fi
+        if [ "$nv" = 2 ] && { [ "$mc" = 2 ] || [ "$mc" = build ]; }; then
+            res=NO-GPU; nogpu=1
+        elif [ "$nv" = 0 ] && [ "$mc" = 0 ] && [ "$eq" = yes ]; then
+            res=PASS
+        elif allowed_difference "$p" && [ "$nv" = 0 ]; then
+            res=ALLOWED
+        else
+            res=FAIL; failures=$((failures + 1))
+        fi
+        rows+=("$(printf '%-14s %-9s %-11s %-6s %s' "$p" "$nv" "$mc" "$eq" "$res")")
+        if [ "$res" = FAIL ] || [ "$res" = ALLOWED ]; then
+            echo "== $p: $res; NVIDIA said: $(head -c 300 "$W/run/$p.nvidia.out" 2>/dev/null | tail -n 3 | tr '\n' '|')"
+            [ -s "$W/run/$p.diff" ] && head -n 8 "$W/run/$p.diff"
+            [ -s "$W/run/$p.minicudart.err" ] && tail -n 3 "$W/run/$p.minicudart.err"
+        fi
+    done
+
+    # Step 4: the trace names the chosen image and the launch.
+    local trace_res=n/a
+    if [ -x "$W/bin/vadd.minicudart" ] && [ "$(remaining)" -gt 10 ]; then
+        trace_res=FAIL
+        MINICUDART_TRACE=1 timeout -k 5 60 "$W/bin/vadd.minicudart" >"$W/run/trace.out" 2>"$W/run/trace.err"
+        local trc=$? image launch
+        # lib/module.c: "module P on device D (sm_90): <choice>", "module P: loaded SASS sm_90 ...";
+        # lib/launch.c: "launch <kernel> grid ... block ...".
+        image=$(grep -E '^minicudart: module .*(on device|loaded)' "$W/run/trace.err" | head -n 4)
+        launch=$(grep -E '^minicudart: launch ' "$W/run/trace.err" | head -n 2)
+        echo "== MINICUDART_TRACE=1 vadd: exit $trc, $(grep -c '^minicudart: ' "$W/run/trace.err") trace lines; image and launch lines:"
+        printf '%s\n' "$image" "$launch" | grep -v '^$' | cut -c1-160
+        [ "$trc" = 0 ] && [ -n "$image" ] && [ -n "$launch" ] && trace_res=PASS
+        [ "$trc" = 2 ] && trace_res=NO-GPU
+    fi
+    rows+=("$(printf '%-14s %-9s %-11s %-6s %s' trace - "${trc:-none}" - "$trace_res")")
+    [ "$trace_res" = FAIL ] && failures=$((failures + 1))
+
+    # Step 5: launch benchmark, alternating processes.
+    local r mode label line bench_rows=()
+    : >"$W/run/bench.txt"
+    for r in $(seq "$BENCH_ROUNDS"); do
+        for mode in array buffer nvidia driver; do
+            [ "$(remaining)" -lt 40 ] && break 2
+            case $mode in
+            array | buffer) [ -x "$W/bin/bench_launch.minicudart" ] || { echo "round $r $mode: not built" >>"$W/run/bench.txt"; continue; }
+                line=$(MINICUDART_LAUNCH_PARAMS=$mode BENCH_LABEL=$mode timeout -k 5 30 \
+                       "$W/bin/bench_launch.minicudart" "$BENCH_LAUNCHES" 2>&1 | tail -n 1) ;;
+            nvidia) [ -x "$W/bin/bench_launch.nvidia" ] || continue
+                line=$(BENCH_LABEL=nvidia timeout -k 5 30 "$W/bin/bench_launch.nvidia" "$BENCH_LAUNCHES" 2>&1 | tail -n 1) ;;
+            driver) [ -x "$W/bin/bench_launch.driver" ] || continue
+                line=$(timeout -k 5 30 "$W/bin/bench_launch.driver" "$W/bin/bench_kernel.cubin" "$BENCH_LAUNCHES" 2>&1 | tail -n 1) ;;
+            esac
+            echo "round $r $mode: $line" >>"$W/run/bench.txt"
+        done
+    done
+    for label in array buffer nvidia driver; do
+        local values median
+        values=$(grep -E "^round [0-9]+ $label: bench_launch $label [0-9.]+ [0-9]+ ok" "$W/run/bench.txt" |
+                 awk '{print $6}' | sort -n)
+        if [ -n "$values" ]; then
+            median=$(echo "$values" | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}')
+            bench_rows+=("$(printf 'launch %-7s median %7.1f ns/launch  (%s)' "$label" "$median" "$(echo $values)")")
+        else
+            bench_rows+=("$(printf 'launch %-7s no result: %s' "$label" "$(grep -m1 " $label: " "$W/run/bench.txt" | cut -d: -f2- | cut -c1-90)")")
+        fi
+    done
+
+    # Step 6: fatbin list on the toolkit's libraries, next to cuobjdump.
+    local fatbin_tool lib path t0 t1 fatbin_rows=() cuobjdump
+    cuobjdump=$(command -v cuobjdump || echo "$CUDA_HOME/bin/cuobjdump")
+    fatbin_tool=$(find "$W/cmake" -type f -name fatbin -perm -u+x 2>/dev/null | head -n 1)
+    for lib in libcublasLt.so.13 libcublas.so.13 libcusparse.so.12 libcurand.so.10 libnccl.so.2; do
+        path=$CUDA_LIB/$lib
+        [ "$lib" = libnccl.so.2 ] && path=/usr/lib/x86_64-linux-gnu/libnccl.so.2
+        [ -e "$path" ] || { fatbin_rows+=("$(printf '%-18s not found' "$lib")"); continue; }
+        [ "$(remaining)" -lt 20 ] && { fatbin_rows+=("$(printf '%-18s skipped (time)' "$lib")"); continue; }
+        local frc=none ft=- fe=- fp=- ce=- cp=- ct=-
+        if [ -n "$fatbin_tool" ]; then
+            t0=$(date +%s.%N)
+            bounded 60 "$fatbin_tool" list "$path" >"$W/run/fatbin-$lib.txt" 2>&1; frc=$?
+            t1=$(date +%s.%N)
+            ft=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.2fs", b - a}')
+            fe=$(grep -ciw 'elf' "$W/run/fatbin-$lib.txt")
+            fp=$(grep -ciw 'ptx' "$W/run/fatbin-$lib.txt")
+        fi
+        if [ -x "$cuobjdump" ] && [ "$(remaining)" -gt 30 ]; then
+            t0=$(date +%s.%N)
+            bounded 90 "$cuobjdump" --list-elf --list-ptx "$path" >"$W/run/cuobjdump-$lib.txt" 2>&1
+            t1=$(date +%s.%N)
+            ct=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.1fs", b - a}')
+            ce=$(grep -c '^ELF file' "$W/run/cuobjdump-$lib.txt")
+            cp=$(grep -c '^PTX file' "$W/run/cuobjdump-$lib.txt")
+        fi
+        fatbin_rows+=("$(printf '%-18s fatbin list rc %-4s %-7s lines elf %-5s ptx %-5s| cuobjdump elf %-5s ptx %-5s %s' \
+            "$lib" "$frc" "$ft" "$fe" "$fp" "$ce" "$cp" "$ct")")
+    done
+
+    # The table, last.
+    {
+        echo
+        echo "== minicudart GPU differential test ($((SECONDS - START))s of ${BUDGET}s; logs in \$OUT)"
+        printf '%-14s %-9s %-11s %-6s %s\n' program "NVIDIA rc" "minicudart" equal result
+        printf '%s\n' "${rows[@]}"
+        printf '%s\n' "${bench_rows[@]}"
+        [ -z "$fatbin_tool" ] && echo "fatbin tool: not built"
+        printf '%s\n' "${fatbin_rows[@]}"
+    } | tee "$OUT/summary.txt"
+    tar -C "$W" -czf "$OUT/logs.tar.gz" logs run 2>/dev/null
+    if [ "$failures" -gt 0 ]; then echo "RESULT: $failures FAIL"; return 1; fi
+    if [ "$nogpu" = 1 ]; then echo "RESULT: NO GPU (no CUDA driver or device on this machine)"; return 3; fi
+    echo "RESULT: PASS"
+    return 0
+}
+
+mkdir -p "$OUT"
+main "$@" 2>&1 | tee "$OUT/run.log"
+exit "${PIPESTATUS[0]}"
