@@ -114,6 +114,14 @@ static cudaError_t rt_context_activate(rt_device *d)
                      (void *)ctx, (double)(rt_now_ns() - t0) / 1e6);
         } else {
             e = rt_error_from_cu(r);
+            /* After a sticky error the driver refuses a new context for the rest of the
+             * process, even after cudaDeviceReset (it answers the sticky code again); NVIDIA's
+             * runtime reports that as cudaErrorDevicesUnavailable (both measured on an H200,
+             * driver 580). */
+            if (rt_error_is_sticky(e))
+                e = cudaErrorDevicesUnavailable;
+            RT_TRACE("device %d: cannot retain the primary context: %s (driver %d)",
+                     rt_device_index(d), rt_error_name(e), (int)r);
         }
     }
     pthread_mutex_unlock(&rt_context_lock);

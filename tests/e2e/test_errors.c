@@ -118,6 +118,13 @@ static void illegal_address_at_synchronize_is_sticky(void **state)
     assert_int_equal(cudaDeviceSynchronize(), cudaErrorIllegalAddress);
     int count = 0;
     assert_int_equal(cudaGetDeviceCount(&count), cudaSuccess);
+
+    /* The reset succeeds, but the device stays lost for the process: NVIDIA's runtime answers
+     * cudaErrorDevicesUnavailable from then on (measured on an H200). */
+    assert_int_equal(cudaDeviceReset(), cudaSuccess);
+    assert_int_equal(cudaGetLastError(), cudaErrorIllegalAddress);   /* from the sync above */
+    assert_cuda(cudaMalloc(&q, 16), cudaErrorDevicesUnavailable);
+    assert_cuda(cudaDeviceSynchronize(), cudaErrorDevicesUnavailable);
 }
 
 static const struct {

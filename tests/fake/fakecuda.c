@@ -10,7 +10,9 @@
  *     reset, until it is retained again).  A reset frees the context's allocations and kills its
  *     modules (their handles then give CUDA_ERROR_INVALID_HANDLE).
  *   - Sticky errors: an injected sticky code poisons the current context; every later context
- *     call returns it until the context is reset.
+ *     call returns it until the context is reset.  The device stays lost for the process, as
+ *     measured on an H200 (driver 580): after cuDevicePrimaryCtxReset, cuDevicePrimaryCtxRetain
+ *     returns the sticky code again.
  *   - Memory: device pointers are 256-byte aligned host pointers in a table.
  *   - Modules: cubins (ET_EXEC only, SM must match: same major, minor <= the device's, else
  *     CUDA_ERROR_NO_BINARY_FOR_GPU) and PTX (.target must not exceed the device's SM, else
@@ -43,6 +45,7 @@ typedef struct fake_ctx {
     unsigned flags;
     int active;
     CUresult poison;            /* sticky error, CUDA_SUCCESS when healthy */
+    CUresult lost;              /* the sticky error that lost the device for good, if any */
 } fake_ctx;
 
 typedef struct fake_alloc {
@@ -272,7 +275,8 @@ static void ctx_destroy(fake_ctx *ctx)
             m->dead = 1;
     }
     ctx->active = 0;
-    ctx->refcount = 0;
+    if (ctx->poison != CUDA_SUCCESS)
+        ctx->lost = ctx->poison;
     ctx->poison = CUDA_SUCCESS;
 }
 
@@ -469,6 +473,8 @@ static CUresult CUDAAPI f_cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev
         rc = CUDA_ERROR_INVALID_VALUE;
     if (rc == CUDA_SUCCESS)
         rc = need_device(dev);
+    if (rc == CUDA_SUCCESS && !g.ctx[dev].active && g.ctx[dev].lost != CUDA_SUCCESS)
+        rc = g.ctx[dev].lost;
     if (rc == CUDA_SUCCESS) {
         fake_ctx *ctx = &g.ctx[dev];
         ctx->device = dev;
