@@ -182,14 +182,25 @@ static uint8_t *extract_image(walk *w, const fatbin_container *c, const fatbin_e
 
 /* ---- list ----------------------------------------------------------------------------------- */
 
-static void list_entry(walk *w, const fatbin_entry *e, unsigned index)
+static const char *flags_hex(uint64_t flags)
+{
+    static char buf[24];
+    snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)flags);
+    return buf;
+}
+
+/* One line: container, entry, kind, arch, compression, stored and image sizes, flags, and the
+ * section the container is in (__nv_relfatbin holds relocatable code for the device linker). */
+static void list_entry(walk *w, const fatbin_file_section *sec, const fatbin_entry *e,
+                       unsigned index)
 {
     char kind[24], arch[32];
     bool compressed = (e->flags & FATBIN_FLAG_COMPRESSION_MASK) != 0;
-    printf("c%-5lu e%-3u %-6s %-10s %-9s %10llu %10llu 0x%llx\n", cindex(w), index, fatbin_kind_name(e->kind, kind, sizeof kind),
-           fatbin_arch_name(e, arch, sizeof arch), fatbin_compression_name(e->flags),
+    printf("c%-5lu e%-3u %-6s %-10s %-9s %10llu %10llu %-10s %s\n", cindex(w), index,
+           fatbin_kind_name(e->kind, kind, sizeof kind), fatbin_arch_name(e, arch, sizeof arch),
+           fatbin_compression_name(e->flags),
            (unsigned long long)(compressed ? e->compressed_size : e->payload_size),
-           (unsigned long long)fatbin_entry_image_size(e), (unsigned long long)e->flags);
+           (unsigned long long)fatbin_entry_image_size(e), flags_hex(e->flags), sec->name);
 }
 
 /* ---- kernels -------------------------------------------------------------------------------- */
@@ -302,7 +313,7 @@ static int on_container(const fatbin_file_section *sec, const fatbin_container *
     unsigned index = 0;
     while ((rc = fatbin_next_entry(c, &pos, &e, &err)) == FATBIN_OK) {
         if (w->opt->cmd == CMD_LIST)
-            list_entry(w, &e, index);
+            list_entry(w, sec, &e, index);
         else if (w->opt->cmd == CMD_EXTRACT)
             write_entry(w, c, &e, index);
         else if (w->opt->cmd == CMD_KERNELS && w->opt->sm < 0 && e.kind == FATBIN_KIND_ELF)

@@ -247,7 +247,7 @@ main() {
     local r mode label line bench_rows=()
     : >"$W/run/bench.txt"
     for r in $(seq "$BENCH_ROUNDS"); do
-        for mode in array buffer nvidia driver; do
+        for mode in array buffer nvidia driver paired; do
             [ "$(remaining)" -lt 40 ] && break 2
             case $mode in
             array | buffer) [ -x "$W/bin/bench_launch.minicudart" ] || { echo "round $r $mode: not built" >>"$W/run/bench.txt"; continue; }
@@ -257,19 +257,29 @@ main() {
                 line=$(BENCH_LABEL=nvidia timeout -k 5 30 "$W/bin/bench_launch.nvidia" "$BENCH_LAUNCHES" 2>&1 | tail -n 1) ;;
             driver) [ -x "$W/bin/bench_launch.driver" ] || continue
                 line=$(timeout -k 5 30 "$W/bin/bench_launch.driver" "$W/bin/bench_kernel.cubin" "$BENCH_LAUNCHES" 2>&1 | tail -n 1) ;;
+            paired) [ -x "$W/bin/bench_launch.minicudart" ] || continue
+                # Both minicudart modes in one process, batch by batch: two result lines.
+                BENCH_PAIRED=1 timeout -k 5 30 "$W/bin/bench_launch.minicudart" "$BENCH_LAUNCHES" 2>&1 |
+                    grep '^bench_launch paired-' | while read -r line; do
+                        echo "round $r $(echo "$line" | awk '{print $2}'): $line"
+                    done >>"$W/run/bench.txt"
+                continue ;;
             esac
             echo "round $r $mode: $line" >>"$W/run/bench.txt"
         done
     done
-    for label in array buffer nvidia driver; do
-        local values median
-        values=$(grep -E "^round [0-9]+ $label: bench_launch $label [0-9.]+ [0-9]+ ok" "$W/run/bench.txt" |
-                 awk '{print $6}' | sort -n)
-        if [ -n "$values" ]; then
-            median=$(echo "$values" | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}')
-            bench_rows+=("$(printf 'launch %-7s median %7.1f ns/launch  (%s)' "$label" "$median" "$(echo $values)")")
+    # Two figures per launch: steady (the GPU running the launches as they come) and queued
+    # (behind a busy GPU: the host's enqueue cost alone).
+    median_of() { sort -n | awk '{v[NR]=$1} END {if (NR) print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+    for label in array buffer nvidia driver paired-array paired-buffer; do
+        local ok steady queued
+        ok=$(grep -E "^round [0-9]+ $label: bench_launch $label [0-9.]+ [0-9.]+ [0-9]+ ok" "$W/run/bench.txt")
+        if [ -n "$ok" ]; then
+            steady=$(echo "$ok" | awk '{print $6}' | median_of)
+            queued=$(echo "$ok" | awk '{print $7}' | median_of)
+            bench_rows+=("$(printf 'launch %-13s median ns/launch: steady %7.1f  queued %7.1f  (%d rounds)' "$label" "$steady" "$queued" "$(echo "$ok" | wc -l)")")
         else
-            bench_rows+=("$(printf 'launch %-7s no result: %s' "$label" "$(grep -m1 " $label: " "$W/run/bench.txt" | cut -d: -f2- | cut -c1-90)")")
+            bench_rows+=("$(printf 'launch %-13s no result: %s' "$label" "$(grep -m1 " $label: " "$W/run/bench.txt" | cut -d: -f2- | cut -c1-90)")")
         fi
     done
 
@@ -282,14 +292,17 @@ main() {
         [ "$lib" = libnccl.so.2 ] && path=/usr/lib/x86_64-linux-gnu/libnccl.so.2
         [ -e "$path" ] || { fatbin_rows+=("$(printf '%-18s not found' "$lib")"); continue; }
         [ "$(remaining)" -lt 20 ] && { fatbin_rows+=("$(printf '%-18s skipped (time)' "$lib")"); continue; }
-        local frc=none ft=- fe=- fp=- ce=- cp=- ct=-
+        local frc=none ft=- fe=- fp=- fr=- ce=- cp=- ct=-
         if [ -n "$fatbin_tool" ]; then
             t0=$(date +%s.%N)
             bounded 60 "$fatbin_tool" list "$path" >"$W/run/fatbin-$lib.txt" 2>&1; frc=$?
             t1=$(date +%s.%N)
             ft=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.2fs", b - a}')
-            fe=$(grep -ciw 'elf' "$W/run/fatbin-$lib.txt")
-            fp=$(grep -ciw 'ptx' "$W/run/fatbin-$lib.txt")
+            # cuobjdump --list-elf/--list-ptx lists .nv_fatbin only, not the relocatable
+            # __nv_relfatbin (libnccl has both): count like it, and show the rest apart.
+            fe=$(grep -w 'elf' "$W/run/fatbin-$lib.txt" | grep -c ' \.nv_fatbin$')
+            fp=$(grep -w 'ptx' "$W/run/fatbin-$lib.txt" | grep -c ' \.nv_fatbin$')
+            fr=$(grep -c ' __nv_relfatbin$' "$W/run/fatbin-$lib.txt")
         fi
         if [ -x "$cuobjdump" ] && [ "$(remaining)" -gt 30 ]; then
             t0=$(date +%s.%N)
@@ -299,8 +312,8 @@ main() {
             ce=$(grep -c '^ELF file' "$W/run/cuobjdump-$lib.txt")
             cp=$(grep -c '^PTX file' "$W/run/cuobjdump-$lib.txt")
         fi
-        fatbin_rows+=("$(printf '%-18s fatbin list rc %-4s %-7s lines elf %-5s ptx %-5s| cuobjdump elf %-5s ptx %-5s %s' \
-            "$lib" "$frc" "$ft" "$fe" "$fp" "$ce" "$cp" "$ct")")
+        fatbin_rows+=("$(printf '%-18s fatbin list rc %-4s %-7s .nv_fatbin elf %-5s ptx %-5s| cuobjdump elf %-5s ptx %-5s %-5s| fatbin __nv_relfatbin entries %s' \
+            "$lib" "$frc" "$ft" "$fe" "$fp" "$ce" "$cp" "$ct" "$fr")")
     done
 
     # The table, last.
