@@ -25,6 +25,11 @@ extern "C" {
 typedef void (*minicudart_trace_hook)(const char *line, void *user);
 void minicudart_set_trace_hook(minicudart_trace_hook hook, void *user);
 
+/* Chooses how launches hand arguments to the driver, as MINICUDART_LAUNCH_PARAMS does: "buffer"
+ * (packed at the offsets the driver reports) or "array" (nvcc's argument array, passed through).
+ * For benchmarks that compare the two in one process.  Returns 0, or -1 for an unknown mode. */
+int minicudart_set_launch_params(const char *mode);
+
 #ifdef __cplusplus
 }
 #endif

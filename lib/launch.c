@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "minicudart.h"
 
 /* ---- steps 1 and 5: the per-thread configuration stack ------------------------------------ */
 
@@ -88,8 +89,10 @@ enum rt_param_mode { RT_PARAMS_UNREAD, RT_PARAMS_BUFFER, RT_PARAMS_ARRAY };
 
 static _Atomic int rt_param_mode = RT_PARAMS_UNREAD;
 
-/* MINICUDART_LAUNCH_PARAMS=array|buffer; buffer by default (the faster of the two on the H200,
- * see the closing measurements in README.md). */
+/* MINICUDART_LAUNCH_PARAMS=array|buffer.  Buffer is the default: on an H200 (driver 580) it was
+ * the faster of the two, if only just: 5-11 ns of about 3 us per launch, in 7 of 9 rounds that
+ * alternated both modes in one process (tests/gpu/bench_launch.cu, README.md "Measurements").
+ * Array stays for kernels whose layout is unknown and for drivers that refuse `extra`. */
 static enum rt_param_mode rt_params(void)
 {
     int mode = atomic_load_explicit(&rt_param_mode, memory_order_relaxed);
@@ -99,6 +102,14 @@ static enum rt_param_mode rt_params(void)
         atomic_store_explicit(&rt_param_mode, mode, memory_order_relaxed);
     }
     return (enum rt_param_mode)mode;
+}
+
+RT_API int minicudart_set_launch_params(const char *mode)
+{
+    if (!mode || (strcmp(mode, "array") != 0 && strcmp(mode, "buffer") != 0))
+        return -1;
+    atomic_store(&rt_param_mode, strcmp(mode, "array") == 0 ? RT_PARAMS_ARRAY : RT_PARAMS_BUFFER);
+    return 0;
 }
 
 /* The packed parameter buffer.  32764 bytes is the parameter space limit since CUDA 12.1. */

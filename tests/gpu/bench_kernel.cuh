@@ -14,4 +14,18 @@ extern "C" __global__ void bench_kernel(int *out, int a, float b, BenchParams p,
         out[0] += a + (int)b + p.x + p.w + (int)c;
 }
 
+// Keeps the GPU busy for about `ns` nanoseconds, so that launches made meanwhile only queue: the
+// time they take is then the host's alone (runtime + driver), not the GPU's.
+extern "C" __global__ void spin_kernel(long long ns)
+{
+    unsigned long long start;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+    for (;;) {
+        unsigned long long now;
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+        if ((long long)(now - start) >= ns)
+            break;
+    }
+}
+
 #endif

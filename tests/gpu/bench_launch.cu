@@ -1,13 +1,23 @@
-// bench_launch.cu - host time per <<<>>> launch, one round per process.
+// bench_launch.cu - host time per <<<>>> launch.
 //
 // usage: bench_launch [launches]   (default 20000)
-// Launches run in batches of 500 with cudaDeviceSynchronize between batches, outside the timed
-// part, so the driver's queue never fills and the time is the host's cost of a launch.  The label
-// comes from MINICUDART_LAUNCH_PARAMS (array / buffer) or BENCH_LABEL; tests/gpu/run.sh alternates
-// processes and takes medians.  Output: "bench_launch <label> <ns per launch> <launches> <check>".
+// Two figures per run, in ns per launch:
+//   steady  batches of 500 launches, cudaDeviceSynchronize between batches outside the timed part,
+//           the GPU running the launches as they come;
+//   queued  batches of 200 launches made while the GPU is kept busy by a 5 ms kernel, so they only
+//           queue: the time is the host's (runtime + driver) alone.
+// The label comes from MINICUDART_LAUNCH_PARAMS (array / buffer) or BENCH_LABEL.
+// With BENCH_PAIRED=1, linked to minicudart, one process alternates batch by batch between the
+// two ways minicudart hands arguments to the driver (minicudart_set_launch_params), so that both
+// see the same machine state; it prints one line for each, labelled paired-array and
+// paired-buffer.  (Separate processes on the GPU machine differ by up to 15% from one another.)
+// Output: "bench_launch <label> <steady ns> <queued ns> <launches> <check>" per line.
 #include "gpu_check.h"
 #include "bench_kernel.cuh"
 #include <time.h>
+
+// Defined by minicudart only (include/minicudart.h); NULL when linked to NVIDIA's runtime.
+extern "C" int minicudart_set_launch_params(const char *mode) __attribute__((weak));
 
 static double now_ns(void)
 {
@@ -16,42 +26,94 @@ static double now_ns(void)
     return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
+struct timing {
+    double steady_ns, queued_ns;
+    int steady_n, queued_n;
+};
+
+static int *dout;
+static const BenchParams params = {1, 2, 3, 4};
+
+static void launch_batch(int n)
+{
+    for (int i = 0; i < n; i++)
+        bench_kernel<<<1, 32>>>(dout, 1, 2.0f, params, 3LL);
+}
+
+static void time_steady_batch(timing *t, int n)
+{
+    double t0 = now_ns();
+    launch_batch(n);
+    t->steady_ns += now_ns() - t0;
+    t->steady_n += n;
+    CHECK(cudaDeviceSynchronize());
+}
+
+static void time_queued_batch(timing *t, int n)
+{
+    spin_kernel<<<1, 1>>>(5000000LL);
+    double t0 = now_ns();
+    launch_batch(n);
+    t->queued_ns += now_ns() - t0;
+    t->queued_n += n;
+    CHECK(cudaDeviceSynchronize());
+}
+
+static void set_mode(const char *mode)
+{
+    if (minicudart_set_launch_params(mode) != 0) {
+        printf("FAIL: minicudart_set_launch_params(%s)\n", mode);
+        exit(1);
+    }
+}
+
 int main(int argc, char **argv)
 {
     gpu_require("bench_launch");
     const int launches = argc > 1 ? atoi(argv[1]) : 20000;
-    const int batch = 500;
+    const int batch = 500, queued_batch = 200;
+    const bool paired = getenv("BENCH_PAIRED") && minicudart_set_launch_params;
     const char *label = getenv("BENCH_LABEL");
     if (!label)
         label = getenv("MINICUDART_LAUNCH_PARAMS");
     if (!label)
         label = "default";
 
-    int *dout;
     CHECK(cudaMalloc((void **)&dout, sizeof(int)));
     CHECK(cudaMemset(dout, 0, sizeof(int)));
-    BenchParams p = {1, 2, 3, 4};
-    for (int i = 0; i < 2 * batch; i++)  // warm-up: module load, first-launch paths, caches
-        bench_kernel<<<1, 32>>>(dout, 1, 2.0f, p, 3LL);
+    launch_batch(2 * batch);  // warm-up: module load, first-launch paths, caches
     CHECK(cudaGetLastError());
     CHECK(cudaDeviceSynchronize());
 
-    double timed = 0;
-    int done = 0;
-    while (done < launches) {
-        int n = launches - done < batch ? launches - done : batch;
-        double t0 = now_ns();
-        for (int i = 0; i < n; i++)
-            bench_kernel<<<1, 32>>>(dout, 1, 2.0f, p, 3LL);
-        timed += now_ns() - t0;
-        CHECK(cudaDeviceSynchronize());
-        done += n;
+    // In paired mode the modes take turns: timing[0] array, timing[1] buffer.
+    timing t[2] = {};
+    const char *const modes[2] = {"array", "buffer"};
+    int total = 2 * batch, round = 0;
+    for (int done = 0; done < launches; done += batch, round++) {
+        int which = paired ? round % 2 : 0;
+        if (paired)
+            set_mode(modes[which]);
+        time_steady_batch(&t[which], batch);
+        total += batch;
+    }
+    round = 0;
+    for (int done = 0; done < launches / 4; done += queued_batch, round++) {
+        int which = paired ? round % 2 : 0;
+        if (paired)
+            set_mode(modes[which]);
+        time_queued_batch(&t[which], queued_batch);
+        total += queued_batch;
     }
     CHECK(cudaGetLastError());
+
     int result = 0;
     CHECK(cudaMemcpy(&result, dout, sizeof result, cudaMemcpyDeviceToHost));
-    int want = (2 * batch + launches) * (1 + 2 + 1 + 4 + 3);
-    printf("bench_launch %s %.1f %d %s\n", label, timed / launches, launches,
-           result == want ? "ok" : "WRONG");
-    return result == want ? 0 : 1;
+    const bool ok = result == total * (1 + 2 + 1 + 4 + 3);
+    for (int i = 0; i < (paired ? 2 : 1); i++) {
+        char name[32];
+        snprintf(name, sizeof name, "%s%s", paired ? "paired-" : "", paired ? modes[i] : label);
+        printf("bench_launch %s %.1f %.1f %d %s\n", name, t[i].steady_ns / t[i].steady_n,
+               t[i].queued_ns / t[i].queued_n, t[i].steady_n, ok ? "ok" : "WRONG");
+    }
+    return ok ? 0 : 1;
 }
