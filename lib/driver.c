@@ -46,8 +46,19 @@ static bool rt_driver_resolve(PFN_cuGetProcAddress_v12000 get, const char *name,
     return rt_driver_optional(name);
 }
 
+/* Runs at exit before the handlers and static destructors registered earlier (atexit is
+ * last-in, first-out): nvcc's __cudaUnregisterFatBinary, and the destructors of objects made
+ * before the runtime was first used.  From then on calls answer cudaErrorCudartUnloading, as
+ * NVIDIA's runtime does, instead of reaching a driver that may be going down. */
+static void rt_mark_unloading(void)
+{
+    atomic_store(&rt_unloading, true);
+    RT_TRACE("process exiting: later calls answer cudaErrorCudartUnloading");
+}
+
 static cudaError_t rt_driver_load_once(void)
 {
+    atexit(rt_mark_unloading);
     const char *path = getenv("MINICUDART_DRIVER");
     if (!path || !*path)
         path = "libcuda.so.1";

@@ -63,8 +63,12 @@ static cudaError_t rt_module_image(rt_module *m, rt_device *d, rt_module_dev *md
     }
     RT_TRACE("module %p on device %d (sm_%u): %s", m->wrapper, rt_dev_index(d), d->sm,
              choice.reason);
-    if (!choice.found)
+    if (!choice.found) {
+        if (m->fw.version == 2 && m->fw.prelinked && m->fw.prelinked[0])
+            RT_TRACE("module %p: an -rdc image carries no PTX; JIT-linking its relocatable "
+                     "objects (cuLink*) is not implemented", m->wrapper);
         return cudaErrorNoKernelImageForDevice;
+    }
     *entry = choice.entry;
 
     bool compressed = (entry->flags & FATBIN_FLAG_COMPRESSION_MASK) != 0;

@@ -207,11 +207,10 @@ RT_API void __cudaRegisterFatBinaryEnd(void **fatCubinHandle)
 
 RT_API void __cudaUnregisterFatBinary(void **fatCubinHandle)
 {
-    /* Runs from atexit after main: the process is going down and the driver may be too.  Mark
-     * the module dead and the runtime as unloading; unload nothing (the context dies with the
+    /* Runs from atexit after main (or when a library that registered is unloaded): the driver
+     * may be going down.  Mark the module dead; unload nothing (the context dies with the
      * process), free nothing that a late caller could still reach. */
     rt_module *m = rt_module_of(fatCubinHandle);
-    atomic_store(&rt_unloading, true);
     if (m) {
         atomic_store(&m->unregistered, true);
         RT_TRACE("unregister fatbin %p", m->wrapper);
