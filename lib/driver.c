@@ -22,19 +22,10 @@ struct rt_driver rt_drv;
 static pthread_once_t rt_driver_once = PTHREAD_ONCE_INIT;
 static cudaError_t rt_driver_status = cudaErrorInitializationError;
 
-static bool rt_driver_optional(const char *name)
-{
-    static const char *const optional[] = { "cuFuncGetParamInfo" };
-    for (size_t i = 0; i < sizeof optional / sizeof optional[0]; i++)
-        if (__builtin_strcmp(name, optional[i]) == 0)
-            return true;
-    return false;
-}
-
 /* Resolves one entry point.  A symbol the driver lacks comes back as CUDA_SUCCESS with a NULL
  * pointer, so both the result and the pointer are checked. */
 static bool rt_driver_resolve(PFN_cuGetProcAddress_v12000 get, const char *name, int version,
-                              cuuint64_t flags, void **slot)
+                              cuuint64_t flags, bool optional, void **slot)
 {
     CUdriverProcAddressQueryResult status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
     CUresult r = get(name, slot, version, flags, &status);
@@ -42,8 +33,8 @@ static bool rt_driver_resolve(PFN_cuGetProcAddress_v12000 get, const char *name,
         return true;
     *slot = NULL;
     RT_TRACE("driver: %s (ABI %d) not available (result %d, status %d)%s", name, version, (int)r,
-             (int)status, rt_driver_optional(name) ? ", optional" : "");
-    return rt_driver_optional(name);
+             (int)status, optional ? ", optional" : "");
+    return optional;
 }
 
 /* Runs at exit before the handlers and static destructors registered earlier (atexit is
@@ -76,15 +67,24 @@ static cudaError_t rt_driver_load_once(void)
 
     bool complete = true;
 #define DRIVER_FN(name, version) \
-    complete &= rt_driver_resolve(get, #name, version, CU_GET_PROC_ADDRESS_DEFAULT, \
+    complete &= rt_driver_resolve(get, #name, version, CU_GET_PROC_ADDRESS_DEFAULT, false, \
+                                  (void **)&rt_drv.name);
+#define DRIVER_FN_OPTIONAL(name, version) \
+    complete &= rt_driver_resolve(get, #name, version, CU_GET_PROC_ADDRESS_DEFAULT, true, \
                                   (void **)&rt_drv.name);
 #define DRIVER_FN_PTDS(name, version) \
     complete &= rt_driver_resolve(get, #name, version, \
-                                  CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM, \
+                                  CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM, false, \
                                   (void **)&rt_drv.name##_ptds);
+#define DRIVER_FN_PTSZ(name, version) \
+    complete &= rt_driver_resolve(get, #name, version, \
+                                  CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM, false, \
+                                  (void **)&rt_drv.name##_ptsz);
 #include "driver_api.def"
 #undef DRIVER_FN
+#undef DRIVER_FN_OPTIONAL
 #undef DRIVER_FN_PTDS
+#undef DRIVER_FN_PTSZ
 
     int version = 0;
     if (rt_drv.cuDriverGetVersion)

@@ -35,10 +35,14 @@
 
 struct rt_driver {
 #define DRIVER_FN(name, version) PFN_##name##_v##version name;
+#define DRIVER_FN_OPTIONAL(name, version) PFN_##name##_v##version name;
 #define DRIVER_FN_PTDS(name, version) PFN_##name##_v##version##_ptds name##_ptds;
+#define DRIVER_FN_PTSZ(name, version) PFN_##name##_v##version##_ptsz name##_ptsz;
 #include "driver_api.def"
 #undef DRIVER_FN
+#undef DRIVER_FN_OPTIONAL
 #undef DRIVER_FN_PTDS
+#undef DRIVER_FN_PTSZ
     int version;                  /* cuDriverGetVersion, e.g. 13000 */
 };
 
@@ -185,6 +189,16 @@ cudaError_t rt_kernel_resolve(rt_kernel *k, rt_device *d, rt_kernel_dev **out);
 void rt_module_load_at_init(rt_device *d);
 /* Device address and size of a registered variable on device d. */
 cudaError_t rt_var_address(rt_var *v, rt_device *d, CUdeviceptr *ptr, size_t *size);
+
+/* ---- streams -------------------------------------------------------------------------------- */
+
+/* The driver stream for a runtime stream.  Streams are the driver's own handles; 0,
+ * cudaStreamLegacy (0x1) and cudaStreamPerThread (0x2) pass unchanged, except that in a _ptsz /
+ * _ptds entry point 0 means this thread's per-thread stream. */
+static inline CUstream rt_stream(cudaStream_t stream, bool per_thread)
+{
+    return per_thread && !stream ? CU_STREAM_PER_THREAD : (CUstream)stream;
+}
 
 /* ---- launch.c ------------------------------------------------------------------------------- */
 

@@ -151,11 +151,7 @@ cudaError_t rt_launch(rt_kernel *k, dim3 grid, dim3 block, void **args, size_t s
         return e;
     CUfunction f = atomic_load_explicit(&kd->function, memory_order_relaxed);
 
-    /* Streams 0, cudaStreamLegacy and cudaStreamPerThread go to the driver as they are; in a
-     * per-thread build 0 means this thread's stream. */
-    CUstream s = (CUstream)stream;
-    if (per_thread && !s)
-        s = CU_STREAM_PER_THREAD;
+    CUstream s = rt_stream(stream, per_thread);
 
     /* Step 8. */
     const rt_param_layout *layout = kd->layout;

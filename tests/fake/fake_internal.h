@@ -5,8 +5,12 @@
 #ifndef MINICUDART_FAKE_INTERNAL_H
 #define MINICUDART_FAKE_INTERNAL_H
 
+#include <cuda.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "fakecuda.h"
 
 typedef struct fake_param {
     uint32_t offset;
@@ -59,5 +63,108 @@ void fake_image_free(fake_module *m);
 
 /* Aligned, zeroed host allocation of at least `size` bytes (256-byte aligned, like the driver). */
 void *fake_aligned_alloc(size_t size);
+
+/* ---- the fake driver's state, shared by fakecuda.c and the per-area files fake_<area>.c ---- */
+
+#define FAKE_INIT_AUTO ((CUresult)-1)
+
+typedef struct fake_ctx {
+    CUdevice device;
+    unsigned refcount;
+    unsigned flags;
+    int active;
+    CUresult poison;            /* sticky error, CUDA_SUCCESS when healthy */
+    CUresult lost;              /* the sticky error that lost the device for good, if any */
+} fake_ctx;
+
+typedef struct fake_alloc {
+    unsigned char *ptr;
+    size_t size;
+    int managed;
+    fake_ctx *ctx;
+} fake_alloc;
+
+typedef struct fake_failure {
+    char name[48];
+    unsigned remaining;         /* calls until the failing one; 1 = the next */
+    CUresult code;
+} fake_failure;
+
+typedef struct fake_host_impl {
+    char name[FAKE_NAME_MAX];
+    fake_host_kernel fn;
+} fake_host_impl;
+
+/* A growable array of pointers. */
+typedef struct ptr_vec {
+    void **items;
+    size_t count, cap;
+} ptr_vec;
+
+typedef struct fake_state {
+    pthread_mutex_t lock;       /* held between fake_enter and fake_leave */
+    int device_count;
+    unsigned sm;
+    CUresult init_result;
+    int initialized;
+    fake_ctx ctx[FAKE_MAX_DEVICES];
+    ptr_vec allocs, modules, calls, launches, failures, host_kernels;
+    char log_path[1024];
+} fake_state;
+
+extern fake_state fake_g;
+
+int fake_vec_push(ptr_vec *v, void *item);
+void fake_vec_remove(ptr_vec *v, size_t index);
+
+/* Every entry point starts with fake_enter (takes the lock, logs the call, applies an injected
+ * failure) and ends with fake_leave (records the result, drops the lock). */
+CUresult fake_enter(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+CUresult fake_leave(CUresult rc);
+int fake_is_sticky(CUresult code);
+
+/* Checks, with the lock held. */
+CUresult fake_need_init(void);
+CUresult fake_need_device(CUdevice dev);
+CUresult fake_need_ctx(fake_ctx **out);           /* current, active and not poisoned */
+fake_module *fake_find_module(CUmodule handle);
+fake_kernel *fake_find_kernel(CUfunction handle);
+CUresult fake_live_kernel(CUfunction func, fake_kernel **out);
+fake_alloc *fake_find_alloc(const void *ptr, size_t *index);   /* the allocation holding ptr */
+int fake_is_device_range(const unsigned char *p, size_t n);   /* inside one live allocation */
+CUresult fake_mem_alloc(CUdeviceptr *dptr, size_t bytes, int managed);
+
+/* Launches (with the lock held): validation, parameter packing, and the whole recorded launch
+ * that cuLaunchKernel does, for the other launch entry points to share.  fake_launch_run drops
+ * the lock (through fake_leave) and runs the host implementation, if any. */
+CUresult fake_launch_check_dims(const fake_kernel *k, const unsigned grid[3],
+                                const unsigned block[3], unsigned shm);
+CUresult fake_launch_pack(const fake_kernel *k, void **params, void **extra, unsigned char *out,
+                          int *used_extra);
+fake_host_kernel fake_host_kernel_for(const char *name);
+CUresult fake_launch_run(CUresult rc, CUfunction func, const unsigned grid[3],
+                         const unsigned block[3], unsigned shm, CUstream stream, void **params,
+                         void **extra);
+
+/* Streams (fake_stream.c): whether a stream handle is usable in the current context; 0, 0x1 and
+ * 0x2 always are. */
+int fake_stream_is_valid(CUstream stream);
+
+/* ---- per-area entry point tables ------------------------------------------------------------ */
+
+typedef struct proc_entry {
+    const char *name;
+    int since;                  /* first CUDA version with this signature */
+    int until;                  /* last version it is handed out for (a newer signature follows) */
+    void *fn;
+} proc_entry;
+
+/* Each area file fake_<area>.c defines its table, ended by an entry whose name is NULL;
+ * cuGetProcAddress_v2 (fakecuda.c) searches them all. */
+extern const proc_entry fake_procs_stream[];     /* streams, events, callbacks (fake_stream.c) */
+extern const proc_entry fake_procs_memory[];     /* host, managed, async and 2D/3D memory */
+extern const proc_entry fake_procs_array[];      /* arrays, textures, surfaces */
+extern const proc_entry fake_procs_function[];   /* function attributes, occupancy, launches */
+extern const proc_entry fake_procs_graph[];      /* graphs, capture, memory pools */
 
 #endif

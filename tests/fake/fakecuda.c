@@ -37,57 +37,14 @@
 
 #define FAKE_EXPORT __attribute__((visibility("default")))
 #define FAKE_DRIVER_VERSION 13000
-#define FAKE_INIT_AUTO ((CUresult)-1)
 
-typedef struct fake_ctx {
-    CUdevice device;
-    unsigned refcount;
-    unsigned flags;
-    int active;
-    CUresult poison;            /* sticky error, CUDA_SUCCESS when healthy */
-    CUresult lost;              /* the sticky error that lost the device for good, if any */
-} fake_ctx;
-
-typedef struct fake_alloc {
-    unsigned char *ptr;
-    size_t size;
-    int managed;
-    fake_ctx *ctx;
-} fake_alloc;
-
-typedef struct fake_failure {
-    char name[48];
-    unsigned remaining;         /* calls until the failing one; 1 = the next */
-    CUresult code;
-} fake_failure;
-
-typedef struct fake_host_impl {
-    char name[FAKE_NAME_MAX];
-    fake_host_kernel fn;
-} fake_host_impl;
-
-/* A growable array of pointers. */
-typedef struct ptr_vec {
-    void **items;
-    size_t count, cap;
-} ptr_vec;
-
-static struct {
-    pthread_mutex_t lock;
-    int device_count;
-    unsigned sm;
-    CUresult init_result;
-    int initialized;
-    fake_ctx ctx[FAKE_MAX_DEVICES];
-    ptr_vec allocs, modules, calls, launches, failures, host_kernels;
-    char log_path[1024];
-} g = {.lock = PTHREAD_MUTEX_INITIALIZER, .device_count = 1, .sm = 90,
-       .init_result = FAKE_INIT_AUTO};
+fake_state fake_g = {.lock = PTHREAD_MUTEX_INITIALIZER, .device_count = 1, .sm = 90,
+                     .init_result = FAKE_INIT_AUTO};
 
 static _Thread_local fake_ctx *tls_ctx;
 static _Thread_local fake_call *tls_call;
 
-static int vec_push(ptr_vec *v, void *item)
+int fake_vec_push(ptr_vec *v, void *item)
 {
     if (v->count == v->cap) {
         size_t cap = v->cap ? 2 * v->cap : 64;
@@ -101,13 +58,13 @@ static int vec_push(ptr_vec *v, void *item)
     return 0;
 }
 
-static void vec_remove(ptr_vec *v, size_t index)
+void fake_vec_remove(ptr_vec *v, size_t index)
 {
     memmove(&v->items[index], &v->items[index + 1], (v->count - index - 1) * sizeof *v->items);
     v->count--;
 }
 
-static int is_sticky(CUresult code)
+int fake_is_sticky(CUresult code)
 {
     switch ((int)code) {
     case 700: case 702: case 710: case 714: case 715: case 716: case 717: case 718: case 719:
@@ -121,11 +78,11 @@ static int is_sticky(CUresult code)
 /* ---- call log and failure injection --------------------------------------------------------- */
 
 /* Every entry point starts here: takes the lock, logs the call, and applies an injected failure
- * (returned instead of CUDA_SUCCESS).  Must be paired with leave(). */
+ * (returned instead of CUDA_SUCCESS).  Must be paired with fake_leave(). */
 __attribute__((format(printf, 2, 3)))
-static CUresult enter(const char *name, const char *fmt, ...)
+CUresult fake_enter(const char *name, const char *fmt, ...)
 {
-    pthread_mutex_lock(&g.lock);
+    pthread_mutex_lock(&fake_g.lock);
     fake_call *call = calloc(1, sizeof *call);
     if (call) {
         snprintf(call->name, sizeof call->name, "%s", name);
@@ -133,32 +90,32 @@ static CUresult enter(const char *name, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(call->args, sizeof call->args, fmt, ap);
         va_end(ap);
-        if (vec_push(&g.calls, call) != 0) {
+        if (fake_vec_push(&fake_g.calls, call) != 0) {
             free(call);
             call = NULL;
         }
     }
     tls_call = call;
-    for (size_t i = 0; i < g.failures.count; i++) {
-        fake_failure *f = g.failures.items[i];
+    for (size_t i = 0; i < fake_g.failures.count; i++) {
+        fake_failure *f = fake_g.failures.items[i];
         if (strcmp(f->name, name) != 0 || --f->remaining != 0)
             continue;
         CUresult code = f->code;
-        vec_remove(&g.failures, i);
+        fake_vec_remove(&fake_g.failures, i);
         free(f);
-        if (is_sticky(code) && tls_ctx && tls_ctx->active)
+        if (fake_is_sticky(code) && tls_ctx && tls_ctx->active)
             tls_ctx->poison = code;
         return code;
     }
     return CUDA_SUCCESS;
 }
 
-static CUresult leave(CUresult rc)
+CUresult fake_leave(CUresult rc)
 {
     if (tls_call)
         tls_call->result = rc;
     tls_call = NULL;
-    pthread_mutex_unlock(&g.lock);
+    pthread_mutex_unlock(&fake_g.lock);
     return rc;
 }
 
@@ -172,29 +129,29 @@ static void add_failure(const char *name, unsigned nth, CUresult code)
     snprintf(f->name, sizeof f->name, "%s", name);
     f->remaining = nth;
     f->code = code;
-    if (vec_push(&g.failures, f) != 0)
+    if (fake_vec_push(&fake_g.failures, f) != 0)
         free(f);
 }
 
 /* ---- common checks -------------------------------------------------------------------------- */
 
-static CUresult need_init(void)
+CUresult fake_need_init(void)
 {
-    return g.initialized ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
+    return fake_g.initialized ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
 }
 
-static CUresult need_device(CUdevice dev)
+CUresult fake_need_device(CUdevice dev)
 {
-    CUresult rc = need_init();
-    if (rc == CUDA_SUCCESS && (dev < 0 || dev >= g.device_count))
+    CUresult rc = fake_need_init();
+    if (rc == CUDA_SUCCESS && (dev < 0 || dev >= fake_g.device_count))
         rc = CUDA_ERROR_INVALID_DEVICE;
     return rc;
 }
 
 /* The current, active, healthy context, or the error a driver call would return. */
-static CUresult need_ctx(fake_ctx **out)
+CUresult fake_need_ctx(fake_ctx **out)
 {
-    CUresult rc = need_init();
+    CUresult rc = fake_need_init();
     if (rc != CUDA_SUCCESS)
         return rc;
     if (!tls_ctx || !tls_ctx->active)
@@ -206,18 +163,18 @@ static CUresult need_ctx(fake_ctx **out)
     return CUDA_SUCCESS;
 }
 
-static fake_module *find_module(CUmodule handle)
+fake_module *fake_find_module(CUmodule handle)
 {
-    for (size_t i = 0; i < g.modules.count; i++)
-        if (g.modules.items[i] == (void *)handle)
-            return g.modules.items[i];
+    for (size_t i = 0; i < fake_g.modules.count; i++)
+        if (fake_g.modules.items[i] == (void *)handle)
+            return fake_g.modules.items[i];
     return NULL;
 }
 
-static fake_kernel *find_kernel(CUfunction handle)
+fake_kernel *fake_find_kernel(CUfunction handle)
 {
-    for (size_t i = 0; i < g.modules.count; i++) {
-        fake_module *m = g.modules.items[i];
+    for (size_t i = 0; i < fake_g.modules.count; i++) {
+        fake_module *m = fake_g.modules.items[i];
         if (m->kernel_count && (fake_kernel *)handle >= m->kernels &&
             (fake_kernel *)handle < m->kernels + m->kernel_count)
             return (fake_kernel *)handle;
@@ -225,10 +182,10 @@ static fake_kernel *find_kernel(CUfunction handle)
     return NULL;
 }
 
-static fake_alloc *find_alloc(const void *ptr, size_t *index)
+fake_alloc *fake_find_alloc(const void *ptr, size_t *index)
 {
-    for (size_t i = 0; i < g.allocs.count; i++) {
-        fake_alloc *a = g.allocs.items[i];
+    for (size_t i = 0; i < fake_g.allocs.count; i++) {
+        fake_alloc *a = fake_g.allocs.items[i];
         if (a->ptr == ptr) {
             if (index)
                 *index = i;
@@ -239,15 +196,15 @@ static fake_alloc *find_alloc(const void *ptr, size_t *index)
 }
 
 /* Whether [p, p+n) lies inside one allocation or one module global. */
-static int is_device_range(const unsigned char *p, size_t n)
+int fake_is_device_range(const unsigned char *p, size_t n)
 {
-    for (size_t i = 0; i < g.allocs.count; i++) {
-        fake_alloc *a = g.allocs.items[i];
+    for (size_t i = 0; i < fake_g.allocs.count; i++) {
+        fake_alloc *a = fake_g.allocs.items[i];
         if (p >= a->ptr && p <= a->ptr + a->size && n <= (size_t)(a->ptr + a->size - p))
             return 1;
     }
-    for (size_t i = 0; i < g.modules.count; i++) {
-        fake_module *m = g.modules.items[i];
+    for (size_t i = 0; i < fake_g.modules.count; i++) {
+        fake_module *m = fake_g.modules.items[i];
         for (unsigned j = 0; j < m->global_count; j++) {
             fake_global *gl = &m->globals[j];
             if (p >= gl->storage && p <= gl->storage + gl->size &&
@@ -261,16 +218,16 @@ static int is_device_range(const unsigned char *p, size_t n)
 /* Destroys a primary context's resources (reset, or last release). */
 static void ctx_destroy(fake_ctx *ctx)
 {
-    for (size_t i = g.allocs.count; i-- > 0;) {
-        fake_alloc *a = g.allocs.items[i];
+    for (size_t i = fake_g.allocs.count; i-- > 0;) {
+        fake_alloc *a = fake_g.allocs.items[i];
         if (a->ctx != ctx)
             continue;
         free(a->ptr);
         free(a);
-        vec_remove(&g.allocs, i);
+        fake_vec_remove(&fake_g.allocs, i);
     }
-    for (size_t i = 0; i < g.modules.count; i++) {
-        fake_module *m = g.modules.items[i];
+    for (size_t i = 0; i < fake_g.modules.count; i++) {
+        fake_module *m = fake_g.modules.items[i];
         if (m->ctx == ctx)
             m->dead = 1;
     }
@@ -284,27 +241,27 @@ static void ctx_destroy(fake_ctx *ctx)
 
 static CUresult CUDAAPI f_cuInit(unsigned int flags)
 {
-    CUresult rc = enter("cuInit", "flags=%u", flags);
+    CUresult rc = fake_enter("cuInit", "flags=%u", flags);
     if (rc == CUDA_SUCCESS && flags != 0)
         rc = CUDA_ERROR_INVALID_VALUE;
     /* Like the real driver, no devices means NO_DEVICE, unless a result was set explicitly
      * (FAKECUDA_INIT_RESULT=0 with FAKECUDA_DEVICES=0 reaches the runtime's count-0 path). */
     if (rc == CUDA_SUCCESS)
-        rc = g.init_result != FAKE_INIT_AUTO ? g.init_result
-             : g.device_count == 0 ? CUDA_ERROR_NO_DEVICE : CUDA_SUCCESS;
+        rc = fake_g.init_result != FAKE_INIT_AUTO ? fake_g.init_result
+             : fake_g.device_count == 0 ? CUDA_ERROR_NO_DEVICE : CUDA_SUCCESS;
     if (rc == CUDA_SUCCESS)
-        g.initialized = 1;
-    return leave(rc);
+        fake_g.initialized = 1;
+    return fake_leave(rc);
 }
 
 static CUresult CUDAAPI f_cuDriverGetVersion(int *version)
 {
-    CUresult rc = enter("cuDriverGetVersion", "%s", "");
+    CUresult rc = fake_enter("cuDriverGetVersion", "%s", "");
     if (rc == CUDA_SUCCESS && !version)
         rc = CUDA_ERROR_INVALID_VALUE;
     if (rc == CUDA_SUCCESS)
         *version = FAKE_DRIVER_VERSION;
-    return leave(rc);
+    return fake_leave(rc);
 }
 
 #define FAKE_ERROR_NAMES(X)                                                                     \
@@ -321,7 +278,7 @@ static CUresult CUDAAPI f_cuDriverGetVersion(int *version)
 
 static CUresult CUDAAPI f_cuGetErrorName(CUresult error, const char **str)
 {
-    CUresult rc = enter("cuGetErrorName", "error=%d", (int)error);
+    CUresult rc = fake_enter("cuGetErrorName", "error=%d", (int)error);
     if (rc == CUDA_SUCCESS && !str)
         rc = CUDA_ERROR_INVALID_VALUE;
     if (rc == CUDA_SUCCESS) {
@@ -334,31 +291,31 @@ static CUresult CUDAAPI f_cuGetErrorName(CUresult error, const char **str)
             rc = CUDA_ERROR_INVALID_VALUE;
         }
     }
-    return leave(rc);
+    return fake_leave(rc);
 }
 
 static CUresult CUDAAPI f_cuDeviceGet(CUdevice *device, int ordinal)
 {
-    CUresult rc = enter("cuDeviceGet", "ordinal=%d", ordinal);
+    CUresult rc = fake_enter("cuDeviceGet", "ordinal=%d", ordinal);
     if (rc == CUDA_SUCCESS && !device)
         rc = CUDA_ERROR_INVALID_VALUE;
     if (rc == CUDA_SUCCESS)
-        rc = need_device(ordinal);
+        rc = fake_need_device(ordinal);
     if (rc == CUDA_SUCCESS)
         *device = ordinal;
-    return leave(rc);
+    return fake_leave(rc);
 }
 
 static CUresult CUDAAPI f_cuDeviceGetCount(int *count)
 {
-    CUresult rc = enter("cuDeviceGetCount", "%s", "");
+    CUresult rc = fake_enter("cuDeviceGetCount", "%s", "");
     if (rc == CUDA_SUCCESS && !count)
         rc = CUDA_ERROR_INVALID_VALUE;
     if (rc == CUDA_SUCCESS)
-        rc = need_init();
+        rc = fake_need_init();
     if (rc == CUDA_SUCCESS)
-        *count = g.device_count;
-    return leave(rc);
+        *count = fake_g.device_count;
+    return fake_leave(rc);
 }
 
 /* H200-like values; attributes not listed read 0. */
@@ -391,8 +348,8 @@ static int attribute_value(CUdevice_attribute attr)
     case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR: return 2048;
     case CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT: return 3;
     case CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING: return 1;
-    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: return (int)(g.sm / 10);
-    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: return (int)(g.sm % 10);
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: return (int)(fake_g.sm / 10);
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: return (int)(fake_g.sm % 10);
     case CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED: return 1;
     case CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED: return 1;
     case CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED: return 1;
@@ -416,198 +373,198 @@ static int attribute_value(CUdevice_attribute attr)
 
 static CUresult CUDAAPI f_cuDeviceGetAttribute(int *value, CUdevice_attribute attr, CUdevice dev)
 {
-    CUresult rc = enter("cuDeviceGetAttribute", "attrib=%d dev=%d", (int)attr, dev);
+    CUresult rc = fake_enter("cuDeviceGetAttribute", "attrib=%d dev=%d", (int)attr, dev);
     if (rc == CUDA_SUCCESS && (!value || attr <= 0 || attr >= CU_DEVICE_ATTRIBUTE_MAX))
         rc = CUDA_ERROR_INVALID_VALUE;
     if (rc == CUDA_SUCCESS)
-        rc = need_device(dev);
+        rc = fake_need_device(dev);
     if (rc == CUDA_SUCCESS)
         *value = attribute_value(attr);
-    return leave(rc);
+    return fake_leave(rc);
 }
 
 static CUresult CUDAAPI f_cuDeviceGetName(char *name, int len, CUdevice dev)
 {
-    CUresult rc = enter("cuDeviceGetName", "len=%d dev=%d", len, dev);
+    CUresult rc = fake_enter("cuDeviceGetName", "len=%d dev=%d", len, dev);
     if (rc == CUDA_SUCCESS && (!name || len <= 0))
         rc = CUDA_ERROR_INVALID_VALUE;
     if (rc == CUDA_SUCCESS)
-        rc = need_device(dev);
+        rc = fake_need_device(dev);
     if (rc == CUDA_SUCCESS)
-        snprintf(name, (size_t)len, "Fake CUDA Device (sm_%u)", g.sm);
-    return leave(rc);
+        snprintf(name, (size_t)len, "Fake CUDA Device (sm_%u)", fake_g.sm);
+    return fake_leave(rc);
 }
 
 static CUresult CUDAAPI f_cuDeviceTotalMem(size_t *bytes, CUdevice dev)
 {
-    CUresult rc = enter("cuDeviceTotalMem", "dev=%d", dev);
+    CUresult rc = fake_enter("cuDeviceTotalMem", "dev=%d", dev);
     if (rc == CUDA_SUCCESS && !bytes)
         rc = CUDA_ERROR_INVALID_VALUE;
     if (rc == CUDA_SUCCESS)
-        rc = need_device(dev);
+        rc = fake_need_device(dev);
     if (rc == CUDA_SUCCESS)
         *bytes = (size_t)150754820096ull;
-    return leave(rc);
+    return fake_leave(rc);
 }
 
 static CUresult CUDAAPI f_cuDeviceGetUuid(CUuuid *uuid, CUdevice dev)
 {
-    CUresult rc = enter("cuDeviceGetUuid", "dev=%d", dev);
+    CUresult rc = fake_enter("cuDeviceGetUuid", "dev=%d", dev);
     if (rc == CUDA_SUCCESS && !uuid)
         rc = CUDA_ERROR_INVALID_VALUE;
     if (rc == CUDA_SUCCESS)
-        rc = need_device(dev);
+        rc = fake_need_device(dev);
     if (rc == CUDA_SUCCESS) {
         memset(uuid->bytes, 0xfa, sizeof uuid->bytes);
         uuid->bytes[15] = (char)dev;
     }
-    return leave(rc);
+    return fake_leave(rc);
 }
 
 /* ---- primary contexts ----------------------------------------------------------------------- */
 
 static CUresult CUDAAPI f_cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev)
 {
-    CUresult rc = enter("cuDevicePrimaryCtxRetain", "dev=%d", dev);
+    CUresult rc = fake_enter("cuDevicePrimaryCtxRetain", "dev=%d", dev);
     if (rc == CUDA_SUCCESS && !pctx)
         rc = CUDA_ERROR_INVALID_VALUE;
     if (rc == CUDA_SUCCESS)
-        rc = need_device(dev);
-    if (rc == CUDA_SUCCESS && !g.ctx[dev].active && g.ctx[dev].lost != CUDA_SUCCESS)
-        rc = g.ctx[dev].lost;
+        rc = fake_need_device(dev);
+    if (rc == CUDA_SUCCESS && !fake_g.ctx[dev].active && fake_g.ctx[dev].lost != CUDA_SUCCESS)
+        rc = fake_g.ctx[dev].lost;
     if (rc == CUDA_SUCCESS) {
-        fake_ctx *ctx = &g.ctx[dev];
+        fake_ctx *ctx = &fake_g.ctx[dev];
         ctx->device = dev;
         ctx->active = 1;
         ctx->refcount++;
         *pctx = (CUcontext)ctx;
     }
-    return leave(rc);
+    return fake_leave(rc);
 }
 
 static CUresult CUDAAPI f_cuDevicePrimaryCtxRelease(CUdevice dev)
 {
-    CUresult rc = enter("cuDevicePrimaryCtxRelease", "dev=%d", dev);
+    CUresult rc = fake_enter("cuDevicePrimaryCtxRelease", "dev=%d", dev);
     if (rc == CUDA_SUCCESS)
-        rc = need_device(dev);
-    if (rc == CUDA_SUCCESS && g.ctx[dev].refcount == 0)
+        rc = fake_need_device(dev);
+    if (rc == CUDA_SUCCESS && fake_g.ctx[dev].refcount == 0)
         rc = CUDA_ERROR_INVALID_CONTEXT;
-    if (rc == CUDA_SUCCESS && --g.ctx[dev].refcount == 0)
-        ctx_destroy(&g.ctx[dev]);
-    return leave(rc);
+    if (rc == CUDA_SUCCESS && --fake_g.ctx[dev].refcount == 0)
+        ctx_destroy(&fake_g.ctx[dev]);
+    return fake_leave(rc);
 }
 
 static CUresult CUDAAPI f_cuDevicePrimaryCtxReset(CUdevice dev)
 {
-    CUresult rc = enter("cuDevicePrimaryCtxReset", "dev=%d", dev);
+    CUresult rc = fake_enter("cuDevicePrimaryCtxReset", "dev=%d", dev);
     if (rc == CUDA_SUCCESS)
-        rc = need_device(dev);
+        rc = fake_need_device(dev);
     if (rc == CUDA_SUCCESS)
-        ctx_destroy(&g.ctx[dev]);
-    return leave(rc);
+        ctx_destroy(&fake_g.ctx[dev]);
+    return fake_leave(rc);
 }
 
 static CUresult CUDAAPI f_cuDevicePrimaryCtxSetFlags(CUdevice dev, unsigned int flags)
 {
-    CUresult rc = enter("cuDevicePrimaryCtxSetFlags", "dev=%d flags=0x%x", dev, flags);
+    CUresult rc = fake_enter("cuDevicePrimaryCtxSetFlags", "dev=%d flags=0x%x", dev, flags);
     if (rc == CUDA_SUCCESS)
-        rc = need_device(dev);
+        rc = fake_need_device(dev);
     if (rc == CUDA_SUCCESS && (flags & ~0x1fu) != 0)
         rc = CUDA_ERROR_INVALID_VALUE;
     if (rc == CUDA_SUCCESS)
-        g.ctx[dev].flags = flags;
-    return leave(rc);
+        fake_g.ctx[dev].flags = flags;
+    return fake_leave(rc);
 }
 
 static CUresult CUDAAPI f_cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int *flags, int *active)
 {
-    CUresult rc = enter("cuDevicePrimaryCtxGetState", "dev=%d", dev);
+    CUresult rc = fake_enter("cuDevicePrimaryCtxGetState", "dev=%d", dev);
     if (rc == CUDA_SUCCESS && (!flags || !active))
         rc = CUDA_ERROR_INVALID_VALUE;
     if (rc == CUDA_SUCCESS)
-        rc = need_device(dev);
+        rc = fake_need_device(dev);
     if (rc == CUDA_SUCCESS) {
-        *flags = g.ctx[dev].flags;
-        *active = g.ctx[dev].active;
+        *flags = fake_g.ctx[dev].flags;
+        *active = fake_g.ctx[dev].active;
     }
-    return leave(rc);
+    return fake_leave(rc);
 }
 
 static CUresult CUDAAPI f_cuCtxGetCurrent(CUcontext *pctx)
 {
-    CUresult rc = enter("cuCtxGetCurrent", "%s", "");
+    CUresult rc = fake_enter("cuCtxGetCurrent", "%s", "");
     if (rc == CUDA_SUCCESS && !pctx)
         rc = CUDA_ERROR_INVALID_VALUE;
     if (rc == CUDA_SUCCESS)
-        rc = need_init();
+        rc = fake_need_init();
     if (rc == CUDA_SUCCESS)
         *pctx = (CUcontext)tls_ctx;
-    return leave(rc);
+    return fake_leave(rc);
 }
 
 static CUresult CUDAAPI f_cuCtxSetCurrent(CUcontext ctx)
 {
-    CUresult rc = enter("cuCtxSetCurrent", "ctx=%p", (void *)ctx);
+    CUresult rc = fake_enter("cuCtxSetCurrent", "ctx=%p", (void *)ctx);
     if (rc == CUDA_SUCCESS)
-        rc = need_init();
+        rc = fake_need_init();
     fake_ctx *c = (fake_ctx *)ctx;
-    if (rc == CUDA_SUCCESS && c && (c < g.ctx || c >= g.ctx + g.device_count))
+    if (rc == CUDA_SUCCESS && c && (c < fake_g.ctx || c >= fake_g.ctx + fake_g.device_count))
         rc = CUDA_ERROR_INVALID_CONTEXT;
     if (rc == CUDA_SUCCESS)
         tls_ctx = c;
-    return leave(rc);
+    return fake_leave(rc);
 }
 
 static CUresult CUDAAPI f_cuCtxGetDevice(CUdevice *device)
 {
-    CUresult rc = enter("cuCtxGetDevice", "%s", "");
+    CUresult rc = fake_enter("cuCtxGetDevice", "%s", "");
     fake_ctx *ctx = NULL;
     if (rc == CUDA_SUCCESS && !device)
         rc = CUDA_ERROR_INVALID_VALUE;
     if (rc == CUDA_SUCCESS)
-        rc = need_ctx(&ctx);
+        rc = fake_need_ctx(&ctx);
     if (rc == CUDA_SUCCESS)
         *device = ctx->device;
-    return leave(rc);
+    return fake_leave(rc);
 }
 
 /* The 13.0 signature (cuCtxGetDevice_v2), handed out for versions >= 13000. */
 static CUresult CUDAAPI f_cuCtxGetDevice_v2(CUdevice *device, CUcontext ctx)
 {
-    CUresult rc = enter("cuCtxGetDevice_v2", "ctx=%p", (void *)ctx);
+    CUresult rc = fake_enter("cuCtxGetDevice_v2", "ctx=%p", (void *)ctx);
     fake_ctx *c = ctx ? (fake_ctx *)ctx : NULL;
     if (rc == CUDA_SUCCESS && !device)
         rc = CUDA_ERROR_INVALID_VALUE;
     if (rc == CUDA_SUCCESS && !c)
-        rc = need_ctx(&c);
+        rc = fake_need_ctx(&c);
     if (rc == CUDA_SUCCESS)
         *device = c->device;
-    return leave(rc);
+    return fake_leave(rc);
 }
 
 static CUresult CUDAAPI f_cuCtxSynchronize(void)
 {
-    CUresult rc = enter("cuCtxSynchronize", "%s", "");
+    CUresult rc = fake_enter("cuCtxSynchronize", "%s", "");
     if (rc == CUDA_SUCCESS)
-        rc = need_ctx(NULL);
-    return leave(rc);
+        rc = fake_need_ctx(NULL);
+    return fake_leave(rc);
 }
 
 /* The 13.0 signature (cuCtxSynchronize_v2), handed out for versions >= 13000. */
 static CUresult CUDAAPI f_cuCtxSynchronize_v2(CUcontext ctx)
 {
-    CUresult rc = enter("cuCtxSynchronize_v2", "ctx=%p", (void *)ctx);
+    CUresult rc = fake_enter("cuCtxSynchronize_v2", "ctx=%p", (void *)ctx);
     if (rc == CUDA_SUCCESS)
-        rc = need_ctx(NULL);
-    return leave(rc);
+        rc = fake_need_ctx(NULL);
+    return fake_leave(rc);
 }
 
 /* ---- memory --------------------------------------------------------------------------------- */
 
-static CUresult mem_alloc(CUdeviceptr *dptr, size_t bytes, int managed)
+CUresult fake_mem_alloc(CUdeviceptr *dptr, size_t bytes, int managed)
 {
     fake_ctx *ctx = NULL;
-    CUresult rc = need_ctx(&ctx);
+    CUresult rc = fake_need_ctx(&ctx);
     if (rc != CUDA_SUCCESS)
         return rc;
     if (!dptr || bytes == 0)
@@ -615,7 +572,7 @@ static CUresult mem_alloc(CUdeviceptr *dptr, size_t bytes, int managed)
     fake_alloc *a = calloc(1, sizeof *a);
     if (a)
         a->ptr = bytes < ((size_t)1 << 36) ? fake_aligned_alloc(bytes) : NULL;
-    if (!a || !a->ptr || vec_push(&g.allocs, a) != 0) {
+    if (!a || !a->ptr || fake_vec_push(&fake_g.allocs, a) != 0) {
         if (a)
             free(a->ptr);
         free(a);
@@ -630,63 +587,63 @@ static CUresult mem_alloc(CUdeviceptr *dptr, size_t bytes, int managed)
 
 static CUresult CUDAAPI f_cuMemAlloc(CUdeviceptr *dptr, size_t bytes)
 {
-    CUresult rc = enter("cuMemAlloc", "bytesize=%zu", bytes);
+    CUresult rc = fake_enter("cuMemAlloc", "bytesize=%zu", bytes);
     if (rc == CUDA_SUCCESS)
-        rc = mem_alloc(dptr, bytes, 0);
-    return leave(rc);
+        rc = fake_mem_alloc(dptr, bytes, 0);
+    return fake_leave(rc);
 }
 
 static CUresult CUDAAPI f_cuMemAllocManaged(CUdeviceptr *dptr, size_t bytes, unsigned int flags)
 {
-    CUresult rc = enter("cuMemAllocManaged", "bytesize=%zu flags=0x%x", bytes, flags);
+    CUresult rc = fake_enter("cuMemAllocManaged", "bytesize=%zu flags=0x%x", bytes, flags);
     if (rc == CUDA_SUCCESS && flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST)
         rc = CUDA_ERROR_INVALID_VALUE;
     if (rc == CUDA_SUCCESS)
-        rc = mem_alloc(dptr, bytes, 1);
-    return leave(rc);
+        rc = fake_mem_alloc(dptr, bytes, 1);
+    return fake_leave(rc);
 }
 
 static CUresult CUDAAPI f_cuMemFree(CUdeviceptr dptr)
 {
-    CUresult rc = enter("cuMemFree", "dptr=0x%llx", (unsigned long long)dptr);
+    CUresult rc = fake_enter("cuMemFree", "dptr=0x%llx", (unsigned long long)dptr);
     size_t index = 0;
     fake_alloc *a = NULL;
     if (rc == CUDA_SUCCESS)
-        rc = need_ctx(NULL);
-    if (rc == CUDA_SUCCESS && !(a = find_alloc((void *)(uintptr_t)dptr, &index)))
+        rc = fake_need_ctx(NULL);
+    if (rc == CUDA_SUCCESS && !(a = fake_find_alloc((void *)(uintptr_t)dptr, &index)))
         rc = CUDA_ERROR_INVALID_VALUE;
     if (rc == CUDA_SUCCESS) {
         free(a->ptr);
         free(a);
-        vec_remove(&g.allocs, index);
+        fake_vec_remove(&fake_g.allocs, index);
     }
-    return leave(rc);
+    return fake_leave(rc);
 }
 
 static CUresult CUDAAPI f_cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t bytes)
 {
-    CUresult rc = enter("cuMemcpy", "dst=0x%llx src=0x%llx bytes=%zu", (unsigned long long)dst,
+    CUresult rc = fake_enter("cuMemcpy", "dst=0x%llx src=0x%llx bytes=%zu", (unsigned long long)dst,
                         (unsigned long long)src, bytes);
     if (rc == CUDA_SUCCESS)
-        rc = need_ctx(NULL);
+        rc = fake_need_ctx(NULL);
     if (rc == CUDA_SUCCESS && bytes && (!dst || !src))
         rc = CUDA_ERROR_INVALID_VALUE;
     if (rc == CUDA_SUCCESS && bytes)
         memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, bytes);
-    return leave(rc);
+    return fake_leave(rc);
 }
 
 static CUresult CUDAAPI f_cuMemsetD8(CUdeviceptr dst, unsigned char value, size_t count)
 {
-    CUresult rc = enter("cuMemsetD8", "dst=0x%llx value=0x%02x count=%zu",
+    CUresult rc = fake_enter("cuMemsetD8", "dst=0x%llx value=0x%02x count=%zu",
                         (unsigned long long)dst, value, count);
     if (rc == CUDA_SUCCESS)
-        rc = need_ctx(NULL);
-    if (rc == CUDA_SUCCESS && !is_device_range((const unsigned char *)(uintptr_t)dst, count))
+        rc = fake_need_ctx(NULL);
+    if (rc == CUDA_SUCCESS && !fake_is_device_range((const unsigned char *)(uintptr_t)dst, count))
         rc = CUDA_ERROR_INVALID_VALUE;
     if (rc == CUDA_SUCCESS)
         memset((void *)(uintptr_t)dst, value, count);
-    return leave(rc);
+    return fake_leave(rc);
 }
 
 /* ---- modules -------------------------------------------------------------------------------- */
@@ -708,12 +665,12 @@ static void jit_error_log(unsigned n, const CUjit_option *opts, void **vals, con
 
 static CUresult module_check_target(const fake_module *m, char *err, size_t cap)
 {
-    if (!m->jit && (m->sm / 10 != g.sm / 10 || m->sm % 10 > g.sm % 10)) {
-        snprintf(err, cap, "fake: cubin for sm_%u cannot run on sm_%u", m->sm, g.sm);
+    if (!m->jit && (m->sm / 10 != fake_g.sm / 10 || m->sm % 10 > fake_g.sm % 10)) {
+        snprintf(err, cap, "fake: cubin for sm_%u cannot run on sm_%u", m->sm, fake_g.sm);
         return CUDA_ERROR_NO_BINARY_FOR_GPU;
     }
-    if (m->jit && m->sm > g.sm) {
-        snprintf(err, cap, "fake: PTX .target sm_%u is newer than the device (sm_%u)", m->sm, g.sm);
+    if (m->jit && m->sm > fake_g.sm) {
+        snprintf(err, cap, "fake: PTX .target sm_%u is newer than the device (sm_%u)", m->sm, fake_g.sm);
         return CUDA_ERROR_INVALID_PTX;
     }
     return CUDA_SUCCESS;
@@ -722,12 +679,12 @@ static CUresult module_check_target(const fake_module *m, char *err, size_t cap)
 static CUresult CUDAAPI f_cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned n,
                                              CUjit_option *opts, void **vals)
 {
-    CUresult rc = enter("cuModuleLoadDataEx", "image=%p numOptions=%u", image, n);
+    CUresult rc = fake_enter("cuModuleLoadDataEx", "image=%p numOptions=%u", image, n);
     fake_ctx *ctx = NULL;
     fake_module *m = NULL;
     char err[256] = "";
     if (rc == CUDA_SUCCESS)
-        rc = need_ctx(&ctx);
+        rc = fake_need_ctx(&ctx);
     if (rc == CUDA_SUCCESS && (!module || !image || (n && (!opts || !vals))))
         rc = CUDA_ERROR_INVALID_VALUE;
     if (rc == CUDA_SUCCESS && !(m = calloc(1, sizeof *m)))
@@ -736,7 +693,7 @@ static CUresult CUDAAPI f_cuModuleLoadDataEx(CUmodule *module, const void *image
         rc = (CUresult)fake_image_load(m, image, err, sizeof err);
     if (rc == CUDA_SUCCESS)
         rc = module_check_target(m, err, sizeof err);
-    if (rc == CUDA_SUCCESS && vec_push(&g.modules, m) != 0)
+    if (rc == CUDA_SUCCESS && fake_vec_push(&fake_g.modules, m) != 0)
         rc = CUDA_ERROR_OUT_OF_MEMORY;
     if (rc == CUDA_SUCCESS) {
         m->ctx = ctx;
@@ -753,32 +710,32 @@ static CUresult CUDAAPI f_cuModuleLoadDataEx(CUmodule *module, const void *image
         }
         jit_error_log(n, opts, vals, err[0] ? err : "fake: load failed");
     }
-    return leave(rc);
+    return fake_leave(rc);
 }
 
 static CUresult CUDAAPI f_cuModuleUnload(CUmodule module)
 {
-    CUresult rc = enter("cuModuleUnload", "module=%p", (void *)module);
+    CUresult rc = fake_enter("cuModuleUnload", "module=%p", (void *)module);
     fake_module *m = NULL;
     if (rc == CUDA_SUCCESS)
-        rc = need_init();
-    if (rc == CUDA_SUCCESS && (!(m = find_module(module)) || m->dead))
+        rc = fake_need_init();
+    if (rc == CUDA_SUCCESS && (!(m = fake_find_module(module)) || m->dead))
         rc = CUDA_ERROR_INVALID_HANDLE;
     if (rc == CUDA_SUCCESS)
         m->dead = 1;  /* kept, so that stale handles are detected instead of crashing */
-    return leave(rc);
+    return fake_leave(rc);
 }
 
 static CUresult CUDAAPI f_cuModuleGetFunction(CUfunction *func, CUmodule module, const char *name)
 {
-    CUresult rc = enter("cuModuleGetFunction", "module=%p name=%s", (void *)module,
+    CUresult rc = fake_enter("cuModuleGetFunction", "module=%p name=%s", (void *)module,
                         name ? name : "(null)");
     fake_module *m = NULL;
     if (rc == CUDA_SUCCESS)
-        rc = need_ctx(NULL);
+        rc = fake_need_ctx(NULL);
     if (rc == CUDA_SUCCESS && (!func || !name))
         rc = CUDA_ERROR_INVALID_VALUE;
-    if (rc == CUDA_SUCCESS && (!(m = find_module(module)) || m->dead))
+    if (rc == CUDA_SUCCESS && (!(m = fake_find_module(module)) || m->dead))
         rc = CUDA_ERROR_INVALID_HANDLE;
     if (rc == CUDA_SUCCESS) {
         rc = CUDA_ERROR_NOT_FOUND;
@@ -788,21 +745,21 @@ static CUresult CUDAAPI f_cuModuleGetFunction(CUfunction *func, CUmodule module,
                 rc = CUDA_SUCCESS;
             }
     }
-    return leave(rc);
+    return fake_leave(rc);
 }
 
 static CUresult CUDAAPI f_cuModuleGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUmodule module,
                                             const char *name)
 {
-    CUresult rc = enter("cuModuleGetGlobal", "module=%p name=%s", (void *)module,
+    CUresult rc = fake_enter("cuModuleGetGlobal", "module=%p name=%s", (void *)module,
                         name ? name : "(null)");
     fake_module *m = NULL;
     fake_global *gl = NULL;
     if (rc == CUDA_SUCCESS)
-        rc = need_ctx(NULL);
+        rc = fake_need_ctx(NULL);
     if (rc == CUDA_SUCCESS && !name)
         rc = CUDA_ERROR_INVALID_VALUE;
-    if (rc == CUDA_SUCCESS && (!(m = find_module(module)) || m->dead))
+    if (rc == CUDA_SUCCESS && (!(m = fake_find_module(module)) || m->dead))
         rc = CUDA_ERROR_INVALID_HANDLE;
     if (rc == CUDA_SUCCESS && !(gl = fake_image_global(m, name)))
         rc = CUDA_ERROR_NOT_FOUND;
@@ -812,12 +769,12 @@ static CUresult CUDAAPI f_cuModuleGetGlobal(CUdeviceptr *dptr, size_t *bytes, CU
         if (bytes)
             *bytes = gl->size;
     }
-    return leave(rc);
+    return fake_leave(rc);
 }
 
-static CUresult live_kernel(CUfunction func, fake_kernel **out)
+CUresult fake_live_kernel(CUfunction func, fake_kernel **out)
 {
-    fake_kernel *k = find_kernel(func);
+    fake_kernel *k = fake_find_kernel(func);
     if (!k || k->module->dead)
         return CUDA_ERROR_INVALID_HANDLE;
     *out = k;
@@ -827,12 +784,12 @@ static CUresult live_kernel(CUfunction func, fake_kernel **out)
 static CUresult CUDAAPI f_cuFuncGetParamInfo(CUfunction func, size_t index, size_t *offset,
                                              size_t *size)
 {
-    CUresult rc = enter("cuFuncGetParamInfo", "func=%p index=%zu", (void *)func, index);
+    CUresult rc = fake_enter("cuFuncGetParamInfo", "func=%p index=%zu", (void *)func, index);
     fake_kernel *k = NULL;
     if (rc == CUDA_SUCCESS)
-        rc = need_init();
+        rc = fake_need_init();
     if (rc == CUDA_SUCCESS)
-        rc = live_kernel(func, &k);
+        rc = fake_live_kernel(func, &k);
     if (rc == CUDA_SUCCESS && index >= k->param_count)
         rc = CUDA_ERROR_INVALID_VALUE;
     if (rc == CUDA_SUCCESS) {
@@ -841,19 +798,19 @@ static CUresult CUDAAPI f_cuFuncGetParamInfo(CUfunction func, size_t index, size
         if (size)
             *size = k->params[index].size;
     }
-    return leave(rc);
+    return fake_leave(rc);
 }
 
 static CUresult CUDAAPI f_cuFuncGetAttribute(int *value, CUfunction_attribute attr, CUfunction func)
 {
-    CUresult rc = enter("cuFuncGetAttribute", "attrib=%d func=%p", (int)attr, (void *)func);
+    CUresult rc = fake_enter("cuFuncGetAttribute", "attrib=%d func=%p", (int)attr, (void *)func);
     fake_kernel *k = NULL;
     if (rc == CUDA_SUCCESS)
-        rc = need_init();
+        rc = fake_need_init();
     if (rc == CUDA_SUCCESS && (!value || attr < 0 || attr >= CU_FUNC_ATTRIBUTE_MAX))
         rc = CUDA_ERROR_INVALID_VALUE;
     if (rc == CUDA_SUCCESS)
-        rc = live_kernel(func, &k);
+        rc = fake_live_kernel(func, &k);
     if (rc == CUDA_SUCCESS) {
         switch (attr) {
         case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
@@ -862,7 +819,7 @@ static CUresult CUDAAPI f_cuFuncGetAttribute(int *value, CUfunction_attribute at
         case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *value = (int)k->shared_size; break;
         case CU_FUNC_ATTRIBUTE_NUM_REGS: *value = 16; break;
         case CU_FUNC_ATTRIBUTE_PTX_VERSION: *value = (int)k->module->sm; break;
-        case CU_FUNC_ATTRIBUTE_BINARY_VERSION: *value = (int)g.sm; break;
+        case CU_FUNC_ATTRIBUTE_BINARY_VERSION: *value = (int)fake_g.sm; break;
         case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
             *value = 49152 - (int)k->shared_size;
             break;
@@ -870,12 +827,12 @@ static CUresult CUDAAPI f_cuFuncGetAttribute(int *value, CUfunction_attribute at
         default: *value = 0; break;
         }
     }
-    return leave(rc);
+    return fake_leave(rc);
 }
 
 /* ---- launch --------------------------------------------------------------------------------- */
 
-static CUresult launch_check_dims(const fake_kernel *k, const unsigned grid[3],
+CUresult fake_launch_check_dims(const fake_kernel *k, const unsigned grid[3],
                                   const unsigned block[3], unsigned shm)
 {
     unsigned long long threads = (unsigned long long)block[0] * block[1] * block[2];
@@ -894,7 +851,7 @@ static CUresult launch_check_dims(const fake_kernel *k, const unsigned grid[3],
 
 /* Packs the parameters into out (k->param_size bytes, zeroed by the caller), from kernelParams
  * through the kernel's layout, or from the `extra` buffer. */
-static CUresult launch_pack(const fake_kernel *k, void **params, void **extra, unsigned char *out,
+CUresult fake_launch_pack(const fake_kernel *k, void **params, void **extra, unsigned char *out,
                             int *used_extra)
 {
     uint32_t need = k->param_count ? k->params[k->param_count - 1].offset +
@@ -929,75 +886,75 @@ static CUresult launch_pack(const fake_kernel *k, void **params, void **extra, u
     return CUDA_SUCCESS;
 }
 
-static fake_host_kernel host_kernel_for(const char *name)
+fake_host_kernel fake_host_kernel_for(const char *name)
 {
-    for (size_t i = 0; i < g.host_kernels.count; i++) {
-        fake_host_impl *h = g.host_kernels.items[i];
+    for (size_t i = 0; i < fake_g.host_kernels.count; i++) {
+        fake_host_impl *h = fake_g.host_kernels.items[i];
         if (strcmp(h->name, name) == 0)
             return h->fn;
     }
     return NULL;
 }
 
-static CUresult CUDAAPI f_cuLaunchKernel(CUfunction func, unsigned gx, unsigned gy, unsigned gz,
-                                         unsigned bx, unsigned by, unsigned bz, unsigned shm,
-                                         CUstream stream, void **params, void **extra)
+CUresult fake_launch_run(CUresult rc, CUfunction func, const unsigned grid[3],
+                         const unsigned block[3], unsigned shm, CUstream stream, void **params,
+                         void **extra)
 {
-    CUresult rc = enter("cuLaunchKernel",
-                        "func=%p grid=(%u,%u,%u) block=(%u,%u,%u) shm=%u stream=%p %s",
-                        (void *)func, gx, gy, gz, bx, by, bz, shm, (void *)stream,
-                        params ? "kernelParams" : extra ? "extra" : "no-params");
-    const unsigned grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz};
     fake_ctx *ctx = NULL;
     fake_kernel *k = NULL;
     fake_launch *l = NULL;
     if (rc == CUDA_SUCCESS)
-        rc = need_ctx(&ctx);
+        rc = fake_need_ctx(&ctx);
     if (rc == CUDA_SUCCESS)
-        rc = live_kernel(func, &k);
+        rc = fake_live_kernel(func, &k);
     if (rc == CUDA_SUCCESS && k->module->ctx != ctx)
         rc = CUDA_ERROR_INVALID_HANDLE;
-    if (rc == CUDA_SUCCESS && (uintptr_t)stream > 2)
-        rc = CUDA_ERROR_INVALID_HANDLE;  /* the fake has no cuStreamCreate */
+    if (rc == CUDA_SUCCESS && !fake_stream_is_valid(stream))
+        rc = CUDA_ERROR_INVALID_HANDLE;
     if (rc == CUDA_SUCCESS)
-        rc = launch_check_dims(k, grid, block, shm);
+        rc = fake_launch_check_dims(k, grid, block, shm);
     if (rc == CUDA_SUCCESS && (!(l = calloc(1, sizeof *l)) ||
                                !(l->params = calloc(k->param_size + 1, 1))))
         rc = CUDA_ERROR_OUT_OF_MEMORY;
     if (rc == CUDA_SUCCESS)
-        rc = launch_pack(k, params, extra, l->params, &l->used_extra);
-    if (rc == CUDA_SUCCESS && vec_push(&g.launches, l) != 0)
+        rc = fake_launch_pack(k, params, extra, l->params, &l->used_extra);
+    if (rc == CUDA_SUCCESS && fake_vec_push(&fake_g.launches, l) != 0)
         rc = CUDA_ERROR_OUT_OF_MEMORY;
     if (rc != CUDA_SUCCESS) {
         if (l)
             free(l->params);
         free(l);
-        return leave(rc);
+        return fake_leave(rc);
     }
     snprintf(l->kernel, sizeof l->kernel, "%s", k->name);
-    memcpy(l->grid, grid, sizeof grid);
-    memcpy(l->block, block, sizeof block);
+    memcpy(l->grid, grid, sizeof l->grid);
+    memcpy(l->block, block, sizeof l->block);
     l->shared_mem = shm;
     l->stream = (uintptr_t)stream;
     l->params_size = k->param_size;
     l->module = (uintptr_t)k->module;
     l->module_sm = k->module->sm;
     l->module_jit = k->module->jit;
-    fake_host_kernel fn = host_kernel_for(k->name);
-    leave(rc);
+    fake_host_kernel fn = fake_host_kernel_for(k->name);
+    fake_leave(rc);
     if (fn)
         fn(l->params, l->params_size, l->grid, l->block);
     return CUDA_SUCCESS;
 }
 
-/* ---- cuGetProcAddress ----------------------------------------------------------------------- */
+static CUresult CUDAAPI f_cuLaunchKernel(CUfunction func, unsigned gx, unsigned gy, unsigned gz,
+                                         unsigned bx, unsigned by, unsigned bz, unsigned shm,
+                                         CUstream stream, void **params, void **extra)
+{
+    CUresult rc = fake_enter("cuLaunchKernel",
+                        "func=%p grid=(%u,%u,%u) block=(%u,%u,%u) shm=%u stream=%p %s",
+                        (void *)func, gx, gy, gz, bx, by, bz, shm, (void *)stream,
+                        params ? "kernelParams" : extra ? "extra" : "no-params");
+    const unsigned grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz};
+    return fake_launch_run(rc, func, grid, block, shm, stream, params, extra);
+}
 
-typedef struct proc_entry {
-    const char *name;
-    int since;                  /* first CUDA version with this signature */
-    int until;                  /* last version it is handed out for (a newer signature follows) */
-    void *fn;
-} proc_entry;
+/* ---- cuGetProcAddress ----------------------------------------------------------------------- */
 
 static const proc_entry procs[] = {
     {"cuInit", 2000, 99999, (void *)f_cuInit},
@@ -1032,34 +989,39 @@ static const proc_entry procs[] = {
     {"cuMemAllocManaged", 6000, 99999, (void *)f_cuMemAllocManaged},
     {"cuMemcpy", 4000, 99999, (void *)f_cuMemcpy},
     {"cuMemsetD8", 3020, 99999, (void *)f_cuMemsetD8},
+    {NULL, 0, 0, NULL},
 };
 
 FAKE_EXPORT CUresult CUDAAPI cuGetProcAddress_v2(const char *symbol, void **pfn, int version,
                                                  cuuint64_t flags,
                                                  CUdriverProcAddressQueryResult *status)
 {
-    CUresult rc = enter("cuGetProcAddress_v2", "symbol=%s version=%d flags=%llu",
+    CUresult rc = fake_enter("cuGetProcAddress_v2", "symbol=%s version=%d flags=%llu",
                         symbol ? symbol : "(null)", version, (unsigned long long)flags);
     if (rc == CUDA_SUCCESS && (!symbol || !pfn || version > FAKE_DRIVER_VERSION || flags > 2))
         rc = CUDA_ERROR_INVALID_VALUE;
     if (rc != CUDA_SUCCESS)
-        return leave(rc);
+        return fake_leave(rc);
     CUdriverProcAddressQueryResult found = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
     *pfn = NULL;
-    for (size_t i = 0; i < sizeof procs / sizeof *procs; i++) {
-        if (strcmp(procs[i].name, symbol) != 0)
-            continue;
-        if (version < procs[i].since) {
-            if (found == CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND)
-                found = CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT;
-        } else if (version <= procs[i].until) {
-            *pfn = procs[i].fn;
-            found = CU_GET_PROC_ADDRESS_SUCCESS;
+    const proc_entry *const tables[] = { procs, fake_procs_stream, fake_procs_memory,
+                                         fake_procs_array, fake_procs_function, fake_procs_graph };
+    for (size_t t = 0; t < sizeof tables / sizeof *tables; t++) {
+        for (const proc_entry *p = tables[t]; p->name; p++) {
+            if (strcmp(p->name, symbol) != 0)
+                continue;
+            if (version < p->since) {
+                if (found == CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND)
+                    found = CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT;
+            } else if (version <= p->until) {
+                *pfn = p->fn;
+                found = CU_GET_PROC_ADDRESS_SUCCESS;
+            }
         }
     }
     if (status)
         *status = found;
-    return leave(CUDA_SUCCESS);
+    return fake_leave(CUDA_SUCCESS);
 }
 
 /* The CUDA 11.3 signature, for completeness (cuda.h maps the name to _v2 since 12.0). */
@@ -1075,73 +1037,73 @@ FAKE_EXPORT CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn, in
 
 FAKE_EXPORT size_t fake_call_count(void)
 {
-    pthread_mutex_lock(&g.lock);
-    size_t n = g.calls.count;
-    pthread_mutex_unlock(&g.lock);
+    pthread_mutex_lock(&fake_g.lock);
+    size_t n = fake_g.calls.count;
+    pthread_mutex_unlock(&fake_g.lock);
     return n;
 }
 
 FAKE_EXPORT const fake_call *fake_call_at(size_t index)
 {
-    pthread_mutex_lock(&g.lock);
-    const fake_call *c = index < g.calls.count ? g.calls.items[index] : NULL;
-    pthread_mutex_unlock(&g.lock);
+    pthread_mutex_lock(&fake_g.lock);
+    const fake_call *c = index < fake_g.calls.count ? fake_g.calls.items[index] : NULL;
+    pthread_mutex_unlock(&fake_g.lock);
     return c;
 }
 
 FAKE_EXPORT size_t fake_count_calls(const char *name)
 {
     size_t n = 0;
-    pthread_mutex_lock(&g.lock);
-    for (size_t i = 0; i < g.calls.count; i++)
-        n += strcmp(((fake_call *)g.calls.items[i])->name, name) == 0;
-    pthread_mutex_unlock(&g.lock);
+    pthread_mutex_lock(&fake_g.lock);
+    for (size_t i = 0; i < fake_g.calls.count; i++)
+        n += strcmp(((fake_call *)fake_g.calls.items[i])->name, name) == 0;
+    pthread_mutex_unlock(&fake_g.lock);
     return n;
 }
 
 FAKE_EXPORT size_t fake_launch_count(void)
 {
-    pthread_mutex_lock(&g.lock);
-    size_t n = g.launches.count;
-    pthread_mutex_unlock(&g.lock);
+    pthread_mutex_lock(&fake_g.lock);
+    size_t n = fake_g.launches.count;
+    pthread_mutex_unlock(&fake_g.lock);
     return n;
 }
 
 FAKE_EXPORT const fake_launch *fake_launch_at(size_t index)
 {
-    pthread_mutex_lock(&g.lock);
-    const fake_launch *l = index < g.launches.count ? g.launches.items[index] : NULL;
-    pthread_mutex_unlock(&g.lock);
+    pthread_mutex_lock(&fake_g.lock);
+    const fake_launch *l = index < fake_g.launches.count ? fake_g.launches.items[index] : NULL;
+    pthread_mutex_unlock(&fake_g.lock);
     return l;
 }
 
 FAKE_EXPORT const fake_launch *fake_last_launch(void)
 {
-    pthread_mutex_lock(&g.lock);
-    const fake_launch *l = g.launches.count ? g.launches.items[g.launches.count - 1] : NULL;
-    pthread_mutex_unlock(&g.lock);
+    pthread_mutex_lock(&fake_g.lock);
+    const fake_launch *l = fake_g.launches.count ? fake_g.launches.items[fake_g.launches.count - 1] : NULL;
+    pthread_mutex_unlock(&fake_g.lock);
     return l;
 }
 
 FAKE_EXPORT void fake_reset_log(void)
 {
-    pthread_mutex_lock(&g.lock);
-    for (size_t i = 0; i < g.calls.count; i++)
-        free(g.calls.items[i]);
-    for (size_t i = 0; i < g.launches.count; i++) {
-        fake_launch *l = g.launches.items[i];
+    pthread_mutex_lock(&fake_g.lock);
+    for (size_t i = 0; i < fake_g.calls.count; i++)
+        free(fake_g.calls.items[i]);
+    for (size_t i = 0; i < fake_g.launches.count; i++) {
+        fake_launch *l = fake_g.launches.items[i];
         free(l->params);
         free(l);
     }
-    g.calls.count = g.launches.count = 0;
-    pthread_mutex_unlock(&g.lock);
+    fake_g.calls.count = fake_g.launches.count = 0;
+    pthread_mutex_unlock(&fake_g.lock);
 }
 
 FAKE_EXPORT void fake_fail_call(const char *name, unsigned nth, int code)
 {
-    pthread_mutex_lock(&g.lock);
+    pthread_mutex_lock(&fake_g.lock);
     add_failure(name, nth, (CUresult)code);
-    pthread_mutex_unlock(&g.lock);
+    pthread_mutex_unlock(&fake_g.lock);
 }
 
 FAKE_EXPORT void fake_register_host_kernel(const char *name, fake_host_kernel fn)
@@ -1151,39 +1113,39 @@ FAKE_EXPORT void fake_register_host_kernel(const char *name, fake_host_kernel fn
         return;
     snprintf(h->name, sizeof h->name, "%s", name);
     h->fn = fn;
-    pthread_mutex_lock(&g.lock);
-    if (vec_push(&g.host_kernels, h) != 0)
+    pthread_mutex_lock(&fake_g.lock);
+    if (fake_vec_push(&fake_g.host_kernels, h) != 0)
         free(h);
-    pthread_mutex_unlock(&g.lock);
+    pthread_mutex_unlock(&fake_g.lock);
 }
 
 FAKE_EXPORT void fake_set_device_count(int count)
 {
-    pthread_mutex_lock(&g.lock);
-    g.device_count = count < 0 ? 0 : count > FAKE_MAX_DEVICES ? FAKE_MAX_DEVICES : count;
-    pthread_mutex_unlock(&g.lock);
+    pthread_mutex_lock(&fake_g.lock);
+    fake_g.device_count = count < 0 ? 0 : count > FAKE_MAX_DEVICES ? FAKE_MAX_DEVICES : count;
+    pthread_mutex_unlock(&fake_g.lock);
 }
 
 FAKE_EXPORT void fake_set_sm(unsigned sm)
 {
-    pthread_mutex_lock(&g.lock);
-    g.sm = sm;
-    pthread_mutex_unlock(&g.lock);
+    pthread_mutex_lock(&fake_g.lock);
+    fake_g.sm = sm;
+    pthread_mutex_unlock(&fake_g.lock);
 }
 
 FAKE_EXPORT void fake_set_init_result(int code)
 {
-    pthread_mutex_lock(&g.lock);
-    g.init_result = (CUresult)code;
-    pthread_mutex_unlock(&g.lock);
+    pthread_mutex_lock(&fake_g.lock);
+    fake_g.init_result = (CUresult)code;
+    pthread_mutex_unlock(&fake_g.lock);
 }
 
 FAKE_EXPORT void *fake_global_storage(const char *name, size_t *size)
 {
     void *found = NULL;
-    pthread_mutex_lock(&g.lock);
-    for (size_t i = 0; i < g.modules.count && !found; i++) {
-        fake_module *m = g.modules.items[i];
+    pthread_mutex_lock(&fake_g.lock);
+    for (size_t i = 0; i < fake_g.modules.count && !found; i++) {
+        fake_module *m = fake_g.modules.items[i];
         for (unsigned j = 0; j < m->global_count && !found; j++)
             if (!m->dead && strcmp(m->globals[j].name, name) == 0) {
                 found = m->globals[j].storage;
@@ -1191,38 +1153,38 @@ FAKE_EXPORT void *fake_global_storage(const char *name, size_t *size)
                     *size = m->globals[j].size;
             }
     }
-    pthread_mutex_unlock(&g.lock);
+    pthread_mutex_unlock(&fake_g.lock);
     return found;
 }
 
 FAKE_EXPORT int fake_module_has_kernel(uintptr_t module, const char *name)
 {
     int has = 0;
-    pthread_mutex_lock(&g.lock);
-    fake_module *m = find_module((CUmodule)module);
+    pthread_mutex_lock(&fake_g.lock);
+    fake_module *m = fake_find_module((CUmodule)module);
     for (unsigned i = 0; m && i < m->kernel_count; i++)
         has |= strcmp(m->kernels[i].name, name) == 0;
-    pthread_mutex_unlock(&g.lock);
+    pthread_mutex_unlock(&fake_g.lock);
     return has;
 }
 
 FAKE_EXPORT size_t fake_live_allocations(void)
 {
-    pthread_mutex_lock(&g.lock);
-    size_t n = g.allocs.count;
-    pthread_mutex_unlock(&g.lock);
+    pthread_mutex_lock(&fake_g.lock);
+    size_t n = fake_g.allocs.count;
+    pthread_mutex_unlock(&fake_g.lock);
     return n;
 }
 
 FAKE_EXPORT void fake_dump_log(void *file)
 {
     FILE *out = file ? file : stderr;
-    pthread_mutex_lock(&g.lock);
-    for (size_t i = 0; i < g.calls.count; i++) {
-        const fake_call *c = g.calls.items[i];
+    pthread_mutex_lock(&fake_g.lock);
+    for (size_t i = 0; i < fake_g.calls.count; i++) {
+        const fake_call *c = fake_g.calls.items[i];
         fprintf(out, "fakecuda: %s(%s) = %d\n", c->name, c->args, c->result);
     }
-    pthread_mutex_unlock(&g.lock);
+    pthread_mutex_unlock(&fake_g.lock);
 }
 
 /* ---- environment, load and exit ------------------------------------------------------------- */
@@ -1250,20 +1212,20 @@ __attribute__((constructor)) static void fake_load(void)
     if ((v = getenv("FAKECUDA_DEVICES")) && *v)
         fake_set_device_count(atoi(v));
     if ((v = getenv("FAKECUDA_SM")) && *v)
-        g.sm = (unsigned)strtoul(v, NULL, 10);
+        fake_g.sm = (unsigned)strtoul(v, NULL, 10);
     if ((v = getenv("FAKECUDA_INIT_RESULT")) && *v)
-        g.init_result = (CUresult)strtol(v, NULL, 10);
+        fake_g.init_result = (CUresult)strtol(v, NULL, 10);
     if ((v = getenv("FAKECUDA_FAIL")) && *v)
         parse_fail_env(v);
     if ((v = getenv("FAKECUDA_LOG")) && *v)
-        snprintf(g.log_path, sizeof g.log_path, "%s", v);
+        snprintf(fake_g.log_path, sizeof fake_g.log_path, "%s", v);
 }
 
 __attribute__((destructor)) static void fake_unload(void)
 {
-    if (!g.log_path[0])
+    if (!fake_g.log_path[0])
         return;
-    FILE *f = fopen(g.log_path, "w");
+    FILE *f = fopen(fake_g.log_path, "w");
     if (f) {
         fake_dump_log(f);
         fclose(f);

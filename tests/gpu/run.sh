@@ -38,8 +38,18 @@ JOBS=$(nproc 2>/dev/null || echo 4)
 [ "$JOBS" -gt 16 ] && JOBS=16
 
 # name | sources | nvcc flags.  force_ptx runs vadd's binaries under a forced-JIT variable.
+# Every tests/gpu/conf_<area>.cu is a program of the differential conformance suite too; its
+# header may say "// gpu-flags: <nvcc options>" and "// gpu-libs: <link options>".
+CONFORMANCE=$(cd "$G" && ls conf_*.cu 2>/dev/null | sed 's/\.cu$//' | tr '\n' ' ')
 PROGRAMS="vadd device struct_params big_params templates variables per_thread rdc multiarch
-          ptx_only force_ptx errors oob"
+          ptx_only force_ptx errors oob $CONFORMANCE"
+header_of() { sed -n "s|^// $2: *||p" "$G/$1.cu" | head -n 1; }
+libs_of() {
+    case $1 in
+    conf_*) header_of "$1" gpu-libs ;;
+    esac
+}
+is_rdc() { [ "$1" = rdc ] || flags_of "$1" | grep -q -- '-rdc=true'; }
 sources_of() {
     case $1 in
     vadd | multiarch | ptx_only) echo examples/vadd/vadd.cu ;;
@@ -52,6 +62,7 @@ flags_of() {
     per_thread) echo "$ARCH --default-stream per-thread" ;;
     multiarch) echo "-gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90" ;;
     ptx_only) echo "-gencode arch=compute_90,code=compute_90" ;;
+    conf_*) echo "$ARCH $(header_of "$1" gpu-flags)" ;;
     *) echo "$ARCH" ;;
     esac
 }
@@ -97,20 +108,20 @@ compile_and_link_nvidia() {
     mkdir -p "$W/obj/$p"
     for s in $srcs; do
         o=$W/obj/$p/$(basename "$s" .cu).o
-        if [ "$p" = rdc ]; then
+        if is_rdc "$p"; then
             "$NVCC" $flags -I$G -dc "$s" -o "$o" || return 1
         else
             "$NVCC" $flags -I$G -c "$s" -o "$o" || return 1
         fi
         objs="$objs $o"
     done
-    if [ "$p" = rdc ]; then
+    if is_rdc "$p"; then
         "$NVCC" $flags -dlink $objs -o "$W/obj/$p/dlink.o" || return 1
         "$NVCC" -cudart=none $objs "$W/obj/$p/dlink.o" -o "$W/bin/$p.nvidia" \
-            -L"$CUDA_LIB" -lcudart -Xlinker -rpath -Xlinker "$CUDA_LIB" || return 1
+            -L"$CUDA_LIB" $(libs_of "$p") -lcudart -Xlinker -rpath -Xlinker "$CUDA_LIB" || return 1
     else
         "$NVCC" $flags -cudart=shared $objs -o "$W/bin/$p.nvidia" \
-            -Xlinker -rpath -Xlinker "$CUDA_LIB" || return 1
+            -L"$CUDA_LIB" $(libs_of "$p") -Xlinker -rpath -Xlinker "$CUDA_LIB" || return 1
     fi
 }
 link_minicudart() {
@@ -119,9 +130,10 @@ link_minicudart() {
     for o in "$W/obj/$p"/*.o; do
         [ "${o##*/}" = dlink.o ] || objs+=("$o")
     done
-    [ "$p" = rdc ] && objs+=("$W/obj/$p/dlink.o")
+    is_rdc "$p" && objs+=("$W/obj/$p/dlink.o")
     minicudart_libs
-    "$NVCC" $flags -cudart=none "${objs[@]}" -o "$W/bin/$p.minicudart" "${MINI_LIBS[@]}"
+    "$NVCC" $flags -cudart=none "${objs[@]}" -o "$W/bin/$p.minicudart" \
+        -L"$CUDA_LIB" $(libs_of "$p") -Xlinker -rpath -Xlinker "$CUDA_LIB" "${MINI_LIBS[@]}"
 }
 build_bench() {
     "$NVCC" $ARCH -I$G -c $G/bench_launch.cu -o "$W/obj/bench_launch.o" || return 1
@@ -200,7 +212,7 @@ main() {
     local rows=() failures=0 nogpu=0 nv mc eq res
     res=PASS
     [ "$(status_of minicudart)" = 0 ] || { res=FAIL; failures=$((failures + 1)); }
-    rows+=("$(printf '%-14s %-9s %-11s %-6s %s' build - "$(status_of minicudart)" - "$res")")
+    rows+=("$(printf '%-20s %-9s %-11s %-6s %s' build - "$(status_of minicudart)" - "$res")")
     for p in $PROGRAMS; do
         nv=$(run_one "$p" nvidia)
         mc=$(run_one "$p" minicudart)
@@ -217,7 +229,7 @@ main() {
         else
             res=FAIL; failures=$((failures + 1))
         fi
-        rows+=("$(printf '%-14s %-9s %-11s %-6s %s' "$p" "$nv" "$mc" "$eq" "$res")")
+        rows+=("$(printf '%-20s %-9s %-11s %-6s %s' "$p" "$nv" "$mc" "$eq" "$res")")
         if [ "$res" = FAIL ] || [ "$res" = ALLOWED ]; then
             echo "== $p: $res; NVIDIA said: $(head -c 300 "$W/run/$p.nvidia.out" 2>/dev/null | tail -n 3 | tr '\n' '|')"
             [ -s "$W/run/$p.diff" ] && head -n 8 "$W/run/$p.diff"
@@ -240,7 +252,7 @@ main() {
         [ "$trc" = 0 ] && [ -n "$image" ] && [ -n "$launch" ] && trace_res=PASS
         [ "$trc" = 2 ] && trace_res=NO-GPU
     fi
-    rows+=("$(printf '%-14s %-9s %-11s %-6s %s' trace - "${trc:-none}" - "$trace_res")")
+    rows+=("$(printf '%-20s %-9s %-11s %-6s %s' trace - "${trc:-none}" - "$trace_res")")
     [ "$trace_res" = FAIL ] && failures=$((failures + 1))
 
     # Step 5: launch benchmark, alternating processes.
@@ -320,7 +332,7 @@ main() {
     {
         echo
         echo "== minicudart GPU differential test ($((SECONDS - START))s of ${BUDGET}s; logs in \$OUT)"
-        printf '%-14s %-9s %-11s %-6s %s\n' program "NVIDIA rc" "minicudart" equal result
+        printf '%-20s %-9s %-11s %-6s %s\n' program "NVIDIA rc" "minicudart" equal result
         printf '%s\n' "${rows[@]}"
         printf '%s\n' "${bench_rows[@]}"
         [ -z "$fatbin_tool" ] && echo "fatbin tool: not built"
