@@ -123,7 +123,7 @@ typedef struct rt_param_layout {
 
 typedef struct rt_kernel_dev {
     _Atomic(CUfunction) function; /* published last: non-NULL means the rest is valid */
-    uint64_t generation;
+    atomic_ullong generation;     /* read without the lock on the launch path */
     rt_param_layout *layout;      /* NULL when no layout is known: launch passes args through */
 } rt_kernel_dev;
 

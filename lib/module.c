@@ -280,7 +280,7 @@ cudaError_t rt_kernel_resolve(rt_kernel *k, rt_device *d, rt_kernel_dev **out)
     if (all) {
         rt_kernel_dev *kd = &all[rt_dev_index(d)];
         if (atomic_load_explicit(&kd->function, memory_order_acquire) &&
-            kd->generation == generation) {
+            atomic_load_explicit(&kd->generation, memory_order_relaxed) == generation) {
             *out = kd;
             return cudaSuccess;
         }
@@ -298,7 +298,7 @@ cudaError_t rt_kernel_resolve(rt_kernel *k, rt_device *d, rt_kernel_dev **out)
         atomic_store_explicit(&k->dev, all, memory_order_release);
     }
     rt_kernel_dev *kd = &all[rt_dev_index(d)];
-    if (atomic_load(&kd->function) && kd->generation == generation) {
+    if (atomic_load(&kd->function) && atomic_load(&kd->generation) == generation) {
         *out = kd;
         goto done;
     }
@@ -317,7 +317,7 @@ cudaError_t rt_kernel_resolve(rt_kernel *k, rt_device *d, rt_kernel_dev **out)
     atomic_store(&kd->function, NULL);
     free(kd->layout);
     kd->layout = rt_layout_build(k, f, md);
-    kd->generation = generation;
+    atomic_store(&kd->generation, generation);
     atomic_store_explicit(&kd->function, f, memory_order_release);
     *out = kd;
 done:
