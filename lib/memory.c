@@ -6,13 +6,18 @@
  * through cuMemcpy, which with unified addressing works out the direction from the pointers; the
  * `kind` argument is still checked, as NVIDIA's runtime does.
  *
+ * The asynchronous forms take a stream, passed to the driver unchanged (rt_stream): in a _ptsz
+ * entry point stream 0 is the per-thread stream.  Peer copies rely on unified addressing: the
+ * pointers say which device owns them, so they are plain copies once the ordinals are checked.
+ * Host, pinned and managed memory live in memory_host.c; pitched 2D/3D memory in memcpy.c.
+ *
  * Symbols: nvcc keeps a host "shadow" for every __device__ / __constant__ variable and passes its
  * address to cudaMemcpyToSymbol and friends; register.c maps it to (module, name), and the
  * device address comes from cuModuleGetGlobal in the module loaded on this device.
  */
 #include <string.h>
 
-#include "internal.h"
+#include "memory.h"
 
 RT_API cudaError_t cudaMalloc(void **devPtr, size_t size)
 {
@@ -44,13 +49,6 @@ RT_API cudaError_t cudaFree(void *devPtr)
     e = rt_error_from_cu(rt_drv.cuMemFree((CUdeviceptr)(uintptr_t)devPtr));
     rt_device_note_error(d, e);
     RT_RETURN(e);
-}
-
-static bool rt_memcpy_kind_valid(enum cudaMemcpyKind kind)
-{
-    return kind == cudaMemcpyHostToHost || kind == cudaMemcpyHostToDevice ||
-           kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice ||
-           kind == cudaMemcpyDefault;
 }
 
 /* The synchronous copy; per_thread: the _ptds entry point, ordered on the per-thread stream. */
@@ -104,6 +102,103 @@ RT_API cudaError_t cudaMemset(void *devPtr, int value, size_t count)
 RT_API cudaError_t cudaMemset_ptds(void *devPtr, int value, size_t count)
 {
     RT_RETURN(rt_memset(devPtr, value, count, true));
+}
+
+/* ---- asynchronous and peer copies ----------------------------------------------------------- */
+
+/* The asynchronous copy: checks as rt_memcpy, then cuMemcpyAsync on the driver stream. */
+static cudaError_t rt_memcpy_async(void *dst, const void *src, size_t count,
+                                   enum cudaMemcpyKind kind, CUstream stream)
+{
+    if (!rt_memcpy_kind_valid(kind))
+        return cudaErrorInvalidMemcpyDirection;
+    rt_device *d;
+    cudaError_t e = rt_context_enter(&d);
+    if (e != cudaSuccess || count == 0)
+        return e;
+    if (!dst || !src)
+        return cudaErrorInvalidValue;
+    return rt_memory_result(d, rt_drv.cuMemcpyAsync(rt_dptr(dst), rt_dptr(src), count, stream));
+}
+
+RT_API cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
+                                   enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+    RT_RETURN(rt_memcpy_async(dst, src, count, kind, rt_stream(stream, false)));
+}
+
+RT_API cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t count,
+                                        enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+    RT_RETURN(rt_memcpy_async(dst, src, count, kind, rt_stream(stream, true)));
+}
+
+static cudaError_t rt_memset_async(void *devPtr, int value, size_t count, CUstream stream)
+{
+    rt_device *d;
+    cudaError_t e = rt_context_enter(&d);
+    if (e != cudaSuccess || count == 0)
+        return e;
+    if (!devPtr)
+        return cudaErrorInvalidValue;
+    return rt_memory_result(d, rt_drv.cuMemsetD8Async(rt_dptr(devPtr), (unsigned char)value,
+                                                      count, stream));
+}
+
+RT_API cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream)
+{
+    RT_RETURN(rt_memset_async(devPtr, value, count, rt_stream(stream, false)));
+}
+
+RT_API cudaError_t cudaMemsetAsync_ptsz(void *devPtr, int value, size_t count,
+                                        cudaStream_t stream)
+{
+    RT_RETURN(rt_memset_async(devPtr, value, count, rt_stream(stream, true)));
+}
+
+/* A copy between devices.  With unified addressing every pointer names its device, so once the
+ * ordinals are valid this is an ordinary copy (synchronous when async is false). */
+static cudaError_t rt_memcpy_peer(void *dst, int dstDevice, const void *src, int srcDevice,
+                                  size_t count, bool async, CUstream stream)
+{
+    rt_device *d;
+    cudaError_t e = rt_context_enter(&d);
+    if (e != cudaSuccess)
+        return e;
+    if (dstDevice < 0 || dstDevice >= rt_device_count || srcDevice < 0 ||
+        srcDevice >= rt_device_count)
+        return cudaErrorInvalidDevice;
+    if (count == 0)
+        return cudaSuccess;
+    if (!dst || !src)
+        return cudaErrorInvalidValue;
+    CUresult r = async ? rt_drv.cuMemcpyAsync(rt_dptr(dst), rt_dptr(src), count, stream)
+                       : rt_drv.cuMemcpy(rt_dptr(dst), rt_dptr(src), count);
+    return rt_memory_result(d, r);
+}
+
+RT_API cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice,
+                                  size_t count)
+{
+    RT_RETURN(rt_memcpy_peer(dst, dstDevice, src, srcDevice, count, false, NULL));
+}
+
+RT_API cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int srcDevice,
+                                       size_t count, cudaStream_t stream)
+{
+    RT_RETURN(rt_memcpy_peer(dst, dstDevice, src, srcDevice, count, true,
+                             rt_stream(stream, false)));
+}
+
+RT_API cudaError_t cudaMemGetInfo(size_t *free, size_t *total)
+{
+    if (!free || !total)
+        RT_RETURN(cudaErrorInvalidValue);
+    rt_device *d;
+    cudaError_t e = rt_context_enter(&d);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    RT_RETURN(rt_memory_result(d, rt_drv.cuMemGetInfo(free, total)));
 }
 
 /* ---- symbols -------------------------------------------------------------------------------- */
@@ -179,4 +274,95 @@ RT_API cudaError_t cudaMemcpyFromSymbol_ptds(void *dst, const void *symbol, size
                                              size_t offset, enum cudaMemcpyKind kind)
 {
     RT_RETURN(rt_memcpy_from_symbol(dst, symbol, count, offset, kind, true));
+}
+
+/* The asynchronous symbol copies: the span as above, then rt_memcpy_async on the stream. */
+static cudaError_t rt_memcpy_to_symbol_async(const void *symbol, const void *src, size_t count,
+                                             size_t offset, enum cudaMemcpyKind kind,
+                                             CUstream stream)
+{
+    if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice &&
+        kind != cudaMemcpyDefault)
+        return cudaErrorInvalidMemcpyDirection;
+    CUdeviceptr dst = 0;
+    cudaError_t e = rt_symbol_span(symbol, count, offset, &dst);
+    if (e != cudaSuccess)
+        return e;
+    return rt_memcpy_async((void *)(uintptr_t)dst, src, count, kind, stream);
+}
+
+static cudaError_t rt_memcpy_from_symbol_async(void *dst, const void *symbol, size_t count,
+                                               size_t offset, enum cudaMemcpyKind kind,
+                                               CUstream stream)
+{
+    if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice &&
+        kind != cudaMemcpyDefault)
+        return cudaErrorInvalidMemcpyDirection;
+    CUdeviceptr src = 0;
+    cudaError_t e = rt_symbol_span(symbol, count, offset, &src);
+    if (e != cudaSuccess)
+        return e;
+    return rt_memcpy_async(dst, (const void *)(uintptr_t)src, count, kind, stream);
+}
+
+RT_API cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count,
+                                           size_t offset, enum cudaMemcpyKind kind,
+                                           cudaStream_t stream)
+{
+    RT_RETURN(rt_memcpy_to_symbol_async(symbol, src, count, offset, kind,
+                                        rt_stream(stream, false)));
+}
+
+RT_API cudaError_t cudaMemcpyToSymbolAsync_ptsz(const void *symbol, const void *src, size_t count,
+                                                size_t offset, enum cudaMemcpyKind kind,
+                                                cudaStream_t stream)
+{
+    RT_RETURN(rt_memcpy_to_symbol_async(symbol, src, count, offset, kind,
+                                        rt_stream(stream, true)));
+}
+
+RT_API cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count,
+                                             size_t offset, enum cudaMemcpyKind kind,
+                                             cudaStream_t stream)
+{
+    RT_RETURN(rt_memcpy_from_symbol_async(dst, symbol, count, offset, kind,
+                                          rt_stream(stream, false)));
+}
+
+RT_API cudaError_t cudaMemcpyFromSymbolAsync_ptsz(void *dst, const void *symbol, size_t count,
+                                                  size_t offset, enum cudaMemcpyKind kind,
+                                                  cudaStream_t stream)
+{
+    RT_RETURN(rt_memcpy_from_symbol_async(dst, symbol, count, offset, kind,
+                                          rt_stream(stream, true)));
+}
+
+RT_API cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol)
+{
+    if (!devPtr)
+        RT_RETURN(cudaErrorInvalidValue);
+    CUdeviceptr address = 0;
+    cudaError_t e = rt_symbol_span(symbol, 0, 0, &address);
+    if (e == cudaSuccess)
+        *devPtr = (void *)(uintptr_t)address;
+    RT_RETURN(e);
+}
+
+RT_API cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol)
+{
+    if (!size)
+        RT_RETURN(cudaErrorInvalidValue);
+    rt_var *v = rt_var_find(symbol);
+    if (!v)
+        RT_RETURN(cudaErrorInvalidSymbol);
+    rt_device *d;
+    cudaError_t e = rt_context_enter(&d);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    CUdeviceptr base = 0;
+    size_t bytes = 0;
+    e = rt_var_address(v, d, &base, &bytes);
+    if (e == cudaSuccess)
+        *size = bytes;
+    RT_RETURN(e);
 }

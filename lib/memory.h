@@ -1,0 +1,67 @@
+/*
+ * memory.h - what memory.c, memory_host.c and memcpy.c share, and the prototypes of their
+ * per-thread-stream entry points (the toolkit declares those only under
+ * CUDA_API_PER_THREAD_DEFAULT_STREAM).
+ */
+#ifndef MINICUDART_MEMORY_H
+#define MINICUDART_MEMORY_H
+
+#include "internal.h"
+
+/* Whether kind is one of the five cudaMemcpyKind values. */
+static inline bool rt_memcpy_kind_valid(enum cudaMemcpyKind kind)
+{
+    return kind == cudaMemcpyHostToHost || kind == cudaMemcpyHostToDevice ||
+           kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice ||
+           kind == cudaMemcpyDefault;
+}
+
+static inline CUdeviceptr rt_dptr(const void *p)
+{
+    return (CUdeviceptr)(uintptr_t)p;
+}
+
+/* Runs one driver call made after rt_context_enter: translates it and records a sticky error
+ * against the device. */
+static inline cudaError_t rt_memory_result(rt_device *d, CUresult r)
+{
+    cudaError_t e = rt_error_from_cu(r);
+    rt_device_note_error(d, e);
+    return e;
+}
+
+RT_API cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t count,
+                                        enum cudaMemcpyKind kind, cudaStream_t stream);
+RT_API cudaError_t cudaMemsetAsync_ptsz(void *devPtr, int value, size_t count,
+                                        cudaStream_t stream);
+RT_API cudaError_t cudaMemcpyToSymbolAsync_ptsz(const void *symbol, const void *src, size_t count,
+                                                size_t offset, enum cudaMemcpyKind kind,
+                                                cudaStream_t stream);
+RT_API cudaError_t cudaMemcpyFromSymbolAsync_ptsz(void *dst, const void *symbol, size_t count,
+                                                  size_t offset, enum cudaMemcpyKind kind,
+                                                  cudaStream_t stream);
+RT_API cudaError_t cudaMemcpy2D_ptds(void *dst, size_t dpitch, const void *src, size_t spitch,
+                                     size_t width, size_t height, enum cudaMemcpyKind kind);
+RT_API cudaError_t cudaMemcpy2DAsync_ptsz(void *dst, size_t dpitch, const void *src,
+                                          size_t spitch, size_t width, size_t height,
+                                          enum cudaMemcpyKind kind, cudaStream_t stream);
+RT_API cudaError_t cudaMemset2D_ptds(void *devPtr, size_t pitch, int value, size_t width,
+                                     size_t height);
+RT_API cudaError_t cudaMemset2DAsync_ptsz(void *devPtr, size_t pitch, int value, size_t width,
+                                          size_t height, cudaStream_t stream);
+RT_API cudaError_t cudaMemcpy3D_ptds(const struct cudaMemcpy3DParms *p);
+RT_API cudaError_t cudaMemcpy3DAsync_ptsz(const struct cudaMemcpy3DParms *p, cudaStream_t stream);
+RT_API cudaError_t cudaMemset3D_ptds(struct cudaPitchedPtr pitchedDevPtr, int value,
+                                     struct cudaExtent extent);
+RT_API cudaError_t cudaMemset3DAsync_ptsz(struct cudaPitchedPtr pitchedDevPtr, int value,
+                                          struct cudaExtent extent, cudaStream_t stream);
+RT_API cudaError_t cudaMemcpy3DPeer_ptds(const struct cudaMemcpy3DPeerParms *p);
+RT_API cudaError_t cudaMemcpy3DPeerAsync_ptsz(const struct cudaMemcpy3DPeerParms *p,
+                                              cudaStream_t stream);
+RT_API cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count,
+                                             struct cudaMemLocation location, unsigned int flags,
+                                             cudaStream_t stream);
+RT_API cudaError_t cudaStreamAttachMemAsync_ptsz(cudaStream_t stream, void *devPtr, size_t length,
+                                                 unsigned int flags);
+
+#endif
