@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "function.h"
 #include "internal.h"
 
 int rt_device_count;
@@ -259,6 +260,116 @@ RT_API cudaError_t cudaDeviceReset(void)
     }
     pthread_mutex_unlock(&rt_context_lock);
     RT_RETURN(e);
+}
+
+/* ---- device flags and explicit initialisation (function area) ------------------------------- */
+
+cudaError_t rt_device_lookup(int device, rt_device **out)
+{
+    cudaError_t e = rt_devices_init();
+    if (e != cudaSuccess)
+        return e;
+    if (device < 0 || device >= rt_device_count)
+        return cudaErrorInvalidDevice;
+    *out = &rt_devices[device];
+    return cudaSuccess;
+}
+
+cudaError_t rt_device_current(rt_device **out)
+{
+    cudaError_t e = rt_devices_init();
+    if (e != cudaSuccess)
+        return e;
+    CUcontext current = NULL;
+    rt_drv.cuCtxGetCurrent(&current);
+    int owner = current ? rt_device_of_context(current) : -1;
+    *out = &rt_devices[owner >= 0 ? owner : rt_thread_device >= 0 ? rt_thread_device : 0];
+    return cudaSuccess;
+}
+
+cudaError_t rt_device_activate(rt_device *d)
+{
+    bool fresh = atomic_load(&d->generation) % 2 == 0;
+    cudaError_t e = rt_context_activate(d);
+    if (e != cudaSuccess || !fresh)
+        return e;
+    /* Modules that must load with the context (managed variables, EAGER) load into the current
+     * context: make d's current for that, then give the thread its own context back. */
+    CUcontext current = NULL;
+    rt_drv.cuCtxGetCurrent(&current);
+    if (current != d->context && rt_drv.cuCtxSetCurrent(d->context) != CUDA_SUCCESS)
+        return cudaSuccess;
+    rt_module_load_at_init(d);
+    if (current != d->context)
+        rt_drv.cuCtxSetCurrent(current);
+    return cudaSuccess;
+}
+
+/* Device flags a program may set: one scheduling policy (0, Spin, Yield or BlockingSync),
+ * MapHost (always on since CUDA 4), LmemResizeToMax, SyncMemops. */
+static bool rt_device_flags_valid(unsigned flags)
+{
+    unsigned schedule = flags & cudaDeviceScheduleMask;
+    unsigned known = cudaDeviceScheduleMask | cudaDeviceMapHost | cudaDeviceLmemResizeToMax |
+                     cudaDeviceSyncMemops;
+    return (flags & ~known) == 0 && schedule != 3 && schedule < 5;
+}
+
+/* Sets the primary context's flags.  cuDevicePrimaryCtxSetFlags (v2) overwrites them even while
+ * the context is active, as NVIDIA's runtime does (SEMANTICS.md section 0: ScheduleSpin on an
+ * active context succeeds and the flags then read 0x9).  MapHost is implied, not passed. */
+static cudaError_t rt_device_set_flags(rt_device *d, unsigned flags)
+{
+    if (!rt_device_flags_valid(flags))
+        return cudaErrorInvalidValue;
+    CUresult r = rt_drv.cuDevicePrimaryCtxSetFlags(d->cu, flags & ~(unsigned)cudaDeviceMapHost);
+    RT_TRACE("device %d: flags 0x%x (%d)", rt_device_index(d), flags, (int)r);
+    return rt_error_from_cu(r);
+}
+
+RT_API cudaError_t cudaSetDeviceFlags(unsigned int flags)
+{
+    rt_device *d;
+    cudaError_t e = rt_device_current(&d);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    RT_RETURN(rt_device_set_flags(d, flags));
+}
+
+RT_API cudaError_t cudaGetDeviceFlags(unsigned int *flags)
+{
+    if (!flags)
+        RT_RETURN(cudaErrorInvalidValue);
+    rt_device *d;
+    cudaError_t e = rt_device_current(&d);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    unsigned value = 0;
+    int active = 0;
+    CUresult r = rt_drv.cuDevicePrimaryCtxGetState(d->cu, &value, &active);
+    if (r != CUDA_SUCCESS)
+        RT_RETURN(rt_error_from_cu(r));
+    /* Mapped host memory is always available; NVIDIA reports the flag even before
+     * initialisation (0x8, measured on the H200). */
+    *flags = value | cudaDeviceMapHost;
+    return cudaSuccess;
+}
+
+RT_API cudaError_t cudaInitDevice(int device, unsigned int deviceFlags, unsigned int flags)
+{
+    rt_device *d;
+    cudaError_t e = rt_device_lookup(device, &d);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    if (flags & ~(unsigned)cudaInitDeviceFlagsAreValid)
+        RT_RETURN(cudaErrorInvalidValue);
+    if (flags & cudaInitDeviceFlagsAreValid) {
+        e = rt_device_set_flags(d, deviceFlags);
+        if (e != cudaSuccess)
+            RT_RETURN(e);
+    }
+    /* Initialises the primary context without making it current. */
+    RT_RETURN(rt_device_activate(d));
 }
 
 /* ---- properties and attributes -------------------------------------------------------------- */

@@ -19,11 +19,14 @@
  *   8. it packs the arguments into one buffer at the offsets the driver reported (or passes
  *      nvcc's argument array through when no layout is known);
  *   9. cuLaunchKernel: the driver writes the work into the stream's queue and rings the GPU.
+ *      (cudaLaunchCooperativeKernel and cudaLaunchKernelExC, in launch_ex.c, share steps 7-8
+ *      and end in cuLaunchCooperativeKernel / cuLaunchKernelEx instead.)
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
 
+#include "function.h"
 #include "internal.h"
 #include "minicudart.h"
 
@@ -131,8 +134,28 @@ static void rt_trace_launch(const rt_kernel *k, const rt_kernel_dev *kd, dim3 gr
              rt_error_name(rt_error_from_cu(r)));
 }
 
-cudaError_t rt_launch(rt_kernel *k, dim3 grid, dim3 block, void **args, size_t shared,
-                      cudaStream_t stream, bool per_thread)
+/* Step 9: hands the launch to the driver entry point the options ask for.  The cooperative
+ * entry point takes only an argument array; the others take the packed buffer too. */
+static CUresult rt_launch_driver(CUfunction f, dim3 grid, dim3 block, size_t shared, CUstream s,
+                                 void **params, void **extra, const rt_launch_options *opt)
+{
+    if (!opt || (!opt->extended && !opt->cooperative))
+        return rt_drv.cuLaunchKernel(f, grid.x, grid.y, grid.z, block.x, block.y, block.z,
+                                     (unsigned)shared, s, params, extra);
+    if (!opt->extended)
+        return rt_drv.cuLaunchCooperativeKernel(f, grid.x, grid.y, grid.z, block.x, block.y,
+                                                block.z, (unsigned)shared, s, params);
+    CUlaunchConfig config = {
+        .gridDimX = grid.x, .gridDimY = grid.y, .gridDimZ = grid.z,
+        .blockDimX = block.x, .blockDimY = block.y, .blockDimZ = block.z,
+        .sharedMemBytes = (unsigned)shared, .hStream = s,
+        .attrs = (CUlaunchAttribute *)opt->attrs, .numAttrs = opt->num_attrs,
+    };
+    return rt_drv.cuLaunchKernelEx(&config, f, params, extra);
+}
+
+cudaError_t rt_launch_with(rt_kernel *k, dim3 grid, dim3 block, void **args, size_t shared,
+                           cudaStream_t stream, bool per_thread, const rt_launch_options *opt)
 {
     rt_module *module = k ? __atomic_load_n(&k->module, __ATOMIC_ACQUIRE) : NULL;
     if (!module) {
@@ -147,15 +170,22 @@ cudaError_t rt_launch(rt_kernel *k, dim3 grid, dim3 block, void **args, size_t s
         return e;
     rt_kernel_dev *kd;
     e = rt_kernel_resolve(k, d, &kd);
+    if (e == cudaSuccess)
+        e = rt_function_apply(k, d, kd);     /* cudaFuncSetAttribute's settings, per device */
     if (e != cudaSuccess)
         return e;
     CUfunction f = atomic_load_explicit(&kd->function, memory_order_relaxed);
 
     CUstream s = rt_stream(stream, per_thread);
 
-    /* Step 8. */
+    /* Step 8.  A shared limit above what the driver's unsigned can hold is refused here rather
+     * than truncated into a valid-looking size. */
+    if (shared > UINT32_MAX)
+        return cudaErrorInvalidValue;
     const rt_param_layout *layout = kd->layout;
-    bool packed = layout && layout->count > 0 && rt_params() == RT_PARAMS_BUFFER;
+    bool cooperative_only = opt && opt->cooperative && !opt->extended;
+    bool packed = layout && layout->count > 0 && rt_params() == RT_PARAMS_BUFFER &&
+                  !cooperative_only;
     if (layout && layout->count > 0 && !args)
         return cudaErrorInvalidValue;
     CUresult r;
@@ -165,18 +195,22 @@ cudaError_t rt_launch(rt_kernel *k, dim3 grid, dim3 block, void **args, size_t s
         size_t size = layout->size;
         void *extra[] = { CU_LAUNCH_PARAM_BUFFER_POINTER, rt_param_buffer,
                           CU_LAUNCH_PARAM_BUFFER_SIZE, &size, CU_LAUNCH_PARAM_END };
-        r = rt_drv.cuLaunchKernel(f, grid.x, grid.y, grid.z, block.x, block.y, block.z,
-                                  (unsigned)shared, s, NULL, extra);
+        r = rt_launch_driver(f, grid, block, shared, s, NULL, extra, opt);
     } else {
         /* Step 9. */
-        r = rt_drv.cuLaunchKernel(f, grid.x, grid.y, grid.z, block.x, block.y, block.z,
-                                  (unsigned)shared, s, args, NULL);
+        r = rt_launch_driver(f, grid, block, shared, s, args, NULL, opt);
     }
     if (rt_tracing())
         rt_trace_launch(k, kd, grid, block, shared, s, packed, r);
     e = rt_error_from_cu(r);
     rt_device_note_error(d, e);
     return e;
+}
+
+cudaError_t rt_launch(rt_kernel *k, dim3 grid, dim3 block, void **args, size_t shared,
+                      cudaStream_t stream, bool per_thread)
+{
+    return rt_launch_with(k, grid, block, args, shared, stream, per_thread, NULL);
 }
 
 /* ---- step 6 and the public launches --------------------------------------------------------- */

@@ -1,0 +1,282 @@
+/*
+ * device_config.c - configuration of the current device's context and queries between devices:
+ * limits, the cache preference, peer access, P2P attributes, the profiler, the persisting L2
+ * cache, PCI bus ids, cudaChooseDevice and GPUDirect RDMA flushes.
+ *
+ * Calls that configure a context act on the thread's current device and initialise it first
+ * (rt_context_enter), as every runtime call that needs a context does.  Queries about devices by
+ * ordinal validate the ordinal (cudaErrorInvalidDevice) and need no context.  The runtime's
+ * enums equal the driver's (cudaLimit = CUlimit, cudaFuncCache = CUfunc_cache,
+ * cudaDeviceP2PAttr = CUdevice_P2PAttribute, the RDMA flush target and scope): checked below.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <cudaProfilerTypedefs.h>
+#include <cuda_profiler_api.h>
+#include <pthread.h>
+
+#include "function.h"
+
+_Static_assert((int)cudaLimitStackSize == CU_LIMIT_STACK_SIZE &&
+               (int)cudaLimitPrintfFifoSize == CU_LIMIT_PRINTF_FIFO_SIZE &&
+               (int)cudaLimitMallocHeapSize == CU_LIMIT_MALLOC_HEAP_SIZE &&
+               (int)cudaLimitPersistingL2CacheSize == CU_LIMIT_PERSISTING_L2_CACHE_SIZE,
+               "limits differ");
+_Static_assert((int)cudaDevP2PAttrPerformanceRank == CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK &&
+               (int)cudaDevP2PAttrCudaArrayAccessSupported ==
+                   CU_DEVICE_P2P_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED,
+               "P2P attributes differ");
+_Static_assert((int)cudaFlushGPUDirectRDMAWritesToAllDevices ==
+                   CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_ALL_DEVICES,
+               "RDMA flush scopes differ");
+
+/* ---- limits and cache preference -------------------------------------------------------------- */
+
+RT_API cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
+{
+    rt_device *d;
+    cudaError_t e = rt_context_enter(&d);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    e = rt_error_from_cu(rt_drv.cuCtxSetLimit((CUlimit)limit, value));
+    rt_device_note_error(d, e);
+    RT_RETURN(e);
+}
+
+RT_API cudaError_t cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit)
+{
+    if (!pValue)
+        RT_RETURN(cudaErrorInvalidValue);
+    rt_device *d;
+    cudaError_t e = rt_context_enter(&d);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    e = rt_error_from_cu(rt_drv.cuCtxGetLimit(pValue, (CUlimit)limit));
+    rt_device_note_error(d, e);
+    RT_RETURN(e);
+}
+
+RT_API cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig)
+{
+    rt_device *d;
+    cudaError_t e = rt_context_enter(&d);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    e = rt_error_from_cu(rt_drv.cuCtxSetCacheConfig((CUfunc_cache)cacheConfig));
+    rt_device_note_error(d, e);
+    RT_RETURN(e);
+}
+
+RT_API cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *pCacheConfig)
+{
+    if (!pCacheConfig)
+        RT_RETURN(cudaErrorInvalidValue);
+    rt_device *d;
+    cudaError_t e = rt_context_enter(&d);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    CUfunc_cache config = CU_FUNC_CACHE_PREFER_NONE;
+    e = rt_error_from_cu(rt_drv.cuCtxGetCacheConfig(&config));
+    rt_device_note_error(d, e);
+    if (e == cudaSuccess)
+        *pCacheConfig = (enum cudaFuncCache)config;
+    RT_RETURN(e);
+}
+
+RT_API cudaError_t cudaCtxResetPersistingL2Cache(void)
+{
+    rt_device *d;
+    cudaError_t e = rt_context_enter(&d);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    e = rt_error_from_cu(rt_drv.cuCtxResetPersistingL2Cache());
+    rt_device_note_error(d, e);
+    RT_RETURN(e);
+}
+
+/* ---- peers ------------------------------------------------------------------------------------ */
+
+RT_API cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice)
+{
+    if (!canAccessPeer)
+        RT_RETURN(cudaErrorInvalidValue);
+    rt_device *d, *peer;
+    cudaError_t e = rt_device_lookup(device, &d);
+    if (e == cudaSuccess)
+        e = rt_device_lookup(peerDevice, &peer);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    RT_RETURN(rt_error_from_cu(rt_drv.cuDeviceCanAccessPeer(canAccessPeer, d->cu, peer->cu)));
+}
+
+/* Maps the peer's memory into the current device's context.  The peer's primary context must
+ * exist for that, so it is initialised (not made current). */
+RT_API cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags)
+{
+    if (flags != 0)
+        RT_RETURN(cudaErrorInvalidValue);
+    rt_device *d, *peer;
+    cudaError_t e = rt_context_enter(&d);
+    if (e == cudaSuccess)
+        e = rt_device_lookup(peerDevice, &peer);
+    if (e == cudaSuccess)
+        e = rt_device_activate(peer);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    e = rt_error_from_cu(rt_drv.cuCtxEnablePeerAccess(peer->context, flags));
+    rt_device_note_error(d, e);
+    RT_RETURN(e);
+}
+
+RT_API cudaError_t cudaDeviceDisablePeerAccess(int peerDevice)
+{
+    rt_device *d, *peer;
+    cudaError_t e = rt_context_enter(&d);
+    if (e == cudaSuccess)
+        e = rt_device_lookup(peerDevice, &peer);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    /* A peer whose context was never initialised cannot have been enabled. */
+    if (atomic_load(&peer->generation) % 2 == 0)
+        RT_RETURN(cudaErrorPeerAccessNotEnabled);
+    e = rt_error_from_cu(rt_drv.cuCtxDisablePeerAccess(peer->context));
+    rt_device_note_error(d, e);
+    RT_RETURN(e);
+}
+
+RT_API cudaError_t cudaDeviceGetP2PAttribute(int *value, enum cudaDeviceP2PAttr attr,
+                                             int srcDevice, int dstDevice)
+{
+    if (!value)
+        RT_RETURN(cudaErrorInvalidValue);
+    rt_device *src, *dst;
+    cudaError_t e = rt_device_lookup(srcDevice, &src);
+    if (e == cudaSuccess)
+        e = rt_device_lookup(dstDevice, &dst);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    RT_RETURN(rt_error_from_cu(rt_drv.cuDeviceGetP2PAttribute(
+        value, (CUdevice_P2PAttribute)attr, src->cu, dst->cu)));
+}
+
+/* ---- profiler --------------------------------------------------------------------------------- */
+
+/* cuProfilerStart/Stop, resolved on first use: their PFN types come from cudaProfilerTypedefs.h,
+ * which the driver table (internal.h) does not include. */
+static PFN_cuProfilerStart_v4000 rt_profiler_start;
+static PFN_cuProfilerStop_v4000 rt_profiler_stop;
+static pthread_once_t rt_profiler_once = PTHREAD_ONCE_INIT;
+
+static void rt_profiler_resolve(void)
+{
+    CUdriverProcAddressQueryResult status;
+    void *fn = NULL;
+    if (rt_drv.cuGetProcAddress("cuProfilerStart", &fn, 4000, CU_GET_PROC_ADDRESS_DEFAULT,
+                                &status) == CUDA_SUCCESS && status == CU_GET_PROC_ADDRESS_SUCCESS)
+        rt_profiler_start = (PFN_cuProfilerStart_v4000)(uintptr_t)fn;
+    fn = NULL;
+    if (rt_drv.cuGetProcAddress("cuProfilerStop", &fn, 4000, CU_GET_PROC_ADDRESS_DEFAULT,
+                                &status) == CUDA_SUCCESS && status == CU_GET_PROC_ADDRESS_SUCCESS)
+        rt_profiler_stop = (PFN_cuProfilerStop_v4000)(uintptr_t)fn;
+}
+
+static cudaError_t rt_profiler(bool start)
+{
+    rt_device *d;
+    cudaError_t e = rt_context_enter(&d);
+    if (e != cudaSuccess)
+        return e;
+    pthread_once(&rt_profiler_once, rt_profiler_resolve);
+    CUresult (*fn)(void) = start ? rt_profiler_start : rt_profiler_stop;
+    if (!fn) {
+        RT_TRACE("%s: the driver has no such entry point: not supported",
+                 start ? "cuProfilerStart" : "cuProfilerStop");
+        return cudaErrorNotSupported;
+    }
+    return rt_error_from_cu(fn());
+}
+
+RT_API cudaError_t cudaProfilerStart(void)
+{
+    RT_RETURN(rt_profiler(true));
+}
+
+RT_API cudaError_t cudaProfilerStop(void)
+{
+    RT_RETURN(rt_profiler(false));
+}
+
+/* ---- PCI bus ids and choosing a device -------------------------------------------------------- */
+
+RT_API cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device)
+{
+    if (!pciBusId || len <= 0)
+        RT_RETURN(cudaErrorInvalidValue);
+    rt_device *d;
+    cudaError_t e = rt_device_lookup(device, &d);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    RT_RETURN(rt_error_from_cu(rt_drv.cuDeviceGetPCIBusId(pciBusId, len, d->cu)));
+}
+
+RT_API cudaError_t cudaDeviceGetByPCIBusId(int *device, const char *pciBusId)
+{
+    if (!device || !pciBusId)
+        RT_RETURN(cudaErrorInvalidValue);
+    rt_device *first;
+    cudaError_t e = rt_device_lookup(0, &first);      /* initialises the device table */
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    CUdevice cu = -1;
+    e = rt_error_from_cu(rt_drv.cuDeviceGetByPCIBusId(&cu, pciBusId));
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    for (int i = 0; i < rt_device_count; i++)
+        if (rt_devices[i].cu == cu) {
+            *device = i;
+            return cudaSuccess;
+        }
+    RT_RETURN(cudaErrorInvalidDevice);
+}
+
+/* The rule (NVIDIA does not document its own): only the compute capability of *prop counts.
+ * The lowest-numbered device whose capability is at least prop->major.prop->minor wins; when
+ * none reaches it, the device with the highest capability (lowest number on a tie). */
+RT_API cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop)
+{
+    if (!device || !prop)
+        RT_RETURN(cudaErrorInvalidValue);
+    rt_device *first;
+    cudaError_t e = rt_device_lookup(0, &first);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    long wanted = (long)prop->major * 10 + prop->minor;
+    int best = 0;
+    for (int i = 0; i < rt_device_count; i++) {
+        if ((long)rt_devices[i].sm >= wanted) {
+            *device = i;
+            return cudaSuccess;
+        }
+        if (rt_devices[i].sm > rt_devices[best].sm)
+            best = i;
+    }
+    *device = best;
+    return cudaSuccess;
+}
+
+RT_API cudaError_t cudaDeviceFlushGPUDirectRDMAWrites(
+    enum cudaFlushGPUDirectRDMAWritesTarget target, enum cudaFlushGPUDirectRDMAWritesScope scope)
+{
+    rt_device *d;
+    cudaError_t e = rt_context_enter(&d);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    if (!rt_drv.cuFlushGPUDirectRDMAWrites) {
+        RT_TRACE("cudaDeviceFlushGPUDirectRDMAWrites: the driver has no "
+                 "cuFlushGPUDirectRDMAWrites: not supported");
+        RT_RETURN(cudaErrorNotSupported);
+    }
+    e = rt_error_from_cu(rt_drv.cuFlushGPUDirectRDMAWrites(
+        (CUflushGPUDirectRDMAWritesTarget)target, (CUflushGPUDirectRDMAWritesScope)scope));
+    rt_device_note_error(d, e);
+    RT_RETURN(e);
+}

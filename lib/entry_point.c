@@ -1,0 +1,78 @@
+/*
+ * entry_point.c - cudaGetDriverEntryPoint and cudaGetDriverEntryPointByVersion: a program's way
+ * to reach driver functions without linking libcuda (CCCL, PyTorch and cuBLAS-style libraries
+ * use it).
+ *
+ * Both forward to the driver's cuGetProcAddress_v2, which the runtime itself was resolved
+ * through; driver_function.def asks the driver for that function by name like any other entry
+ * point.  The runtime flags equal the driver's (cudaEnableDefault 0 = CU_GET_PROC_ADDRESS_DEFAULT,
+ * cudaEnableLegacyStream 1, cudaEnablePerThreadDefaultStream 2), and so do the query results.
+ * cudaEnableDefault means "per-thread if the caller was built with --default-stream per-thread":
+ * such callers reach the _ptsz entry points, so there it becomes the per-thread flag.
+ *
+ * A symbol the driver lacks is not an error: cudaSuccess, *funcPtr = NULL and the reason in
+ * *driverStatus, as NVIDIA documents.
+ */
+#include "function.h"
+
+_Static_assert((int)cudaEnableLegacyStream == CU_GET_PROC_ADDRESS_LEGACY_STREAM &&
+               (int)cudaEnablePerThreadDefaultStream ==
+                   CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM,
+               "entry point flags differ");
+_Static_assert((int)cudaDriverEntryPointSymbolNotFound == CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND &&
+               (int)cudaDriverEntryPointVersionNotSufficent ==
+                   CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT,
+               "entry point query results differ");
+
+static cudaError_t rt_entry_point(const char *symbol, void **funcPtr, unsigned cudaVersion,
+                                  unsigned long long flags,
+                                  enum cudaDriverEntryPointQueryResult *status, bool per_thread)
+{
+    if (!symbol || !funcPtr || flags > cudaEnablePerThreadDefaultStream)
+        return cudaErrorInvalidValue;
+    cudaError_t e = rt_driver_load();
+    if (e != cudaSuccess)
+        return e;
+    if (flags == cudaEnableDefault && per_thread)
+        flags = CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM;
+    CUdriverProcAddressQueryResult found = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+    *funcPtr = NULL;
+    CUresult r = rt_drv.cuGetProcAddress(symbol, funcPtr, (int)cudaVersion, flags, &found);
+    RT_TRACE("driver entry point %s (version %u, flags %llu): %p, status %d, result %d", symbol,
+             cudaVersion, flags, *funcPtr, (int)found, (int)r);
+    if (r != CUDA_SUCCESS) {
+        *funcPtr = NULL;
+        return rt_error_from_cu(r);
+    }
+    if (status)
+        *status = (enum cudaDriverEntryPointQueryResult)found;
+    return cudaSuccess;
+}
+
+RT_API cudaError_t cudaGetDriverEntryPoint(const char *symbol, void **funcPtr,
+                                           unsigned long long flags,
+                                           enum cudaDriverEntryPointQueryResult *driverStatus)
+{
+    RT_RETURN(rt_entry_point(symbol, funcPtr, CUDART_VERSION, flags, driverStatus, false));
+}
+
+RT_API cudaError_t cudaGetDriverEntryPoint_ptsz(const char *symbol, void **funcPtr,
+                                                unsigned long long flags,
+                                                enum cudaDriverEntryPointQueryResult *status)
+{
+    RT_RETURN(rt_entry_point(symbol, funcPtr, CUDART_VERSION, flags, status, true));
+}
+
+RT_API cudaError_t cudaGetDriverEntryPointByVersion(
+    const char *symbol, void **funcPtr, unsigned int cudaVersion, unsigned long long flags,
+    enum cudaDriverEntryPointQueryResult *driverStatus)
+{
+    RT_RETURN(rt_entry_point(symbol, funcPtr, cudaVersion, flags, driverStatus, false));
+}
+
+RT_API cudaError_t cudaGetDriverEntryPointByVersion_ptsz(
+    const char *symbol, void **funcPtr, unsigned int cudaVersion, unsigned long long flags,
+    enum cudaDriverEntryPointQueryResult *status)
+{
+    RT_RETURN(rt_entry_point(symbol, funcPtr, cudaVersion, flags, status, true));
+}

@@ -1,0 +1,423 @@
+/*
+ * function.c - kernel attributes and occupancy: cudaFuncGetAttributes, cudaFuncSetAttribute,
+ * cudaFuncSetCacheConfig, cudaFuncGetName, cudaFuncGetParamInfo, cudaGetKernel and the
+ * cudaOccupancy* queries.
+ *
+ * `func` is what a program has in hand: a kernel's host stub (what <<<>>> and the C++ templates
+ * pass) or a cudaKernel_t from cudaGetKernel; rt_kernel_find takes both.  Anything else is
+ * cudaErrorInvalidResourceHandle, as NVIDIA's runtime answers for cudaFuncGetAttributes on an
+ * unregistered pointer (SEMANTICS.md section 0).
+ *
+ * Settings are per kernel, not per device.  NVIDIA's runtime sets them on the context-independent
+ * CUkernel, so they hold on every device and survive cudaDeviceReset.  minicudart resolves a
+ * CUfunction per device and context generation, lazily, so it remembers every setting here
+ * (rt_fn_settings, one record per kernel that ever had one) and applies the record whenever a
+ * kernel is used on a device whose CUfunction has not seen its latest version
+ * (rt_function_apply, called from every path that resolves a kernel).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "function.h"
+
+/* ---- remembered settings ---------------------------------------------------------------------- */
+
+/* cudaFuncAttribute values 8..15 equal the CUfunction_attribute values they set. */
+#define RT_FN_ATTR_FIRST cudaFuncAttributeMaxDynamicSharedMemorySize
+#define RT_FN_ATTR_LAST cudaFuncAttributeClusterSchedulingPolicyPreference
+#define RT_FN_CACHE_BIT 31u
+
+_Static_assert((int)cudaFuncAttributeMaxDynamicSharedMemorySize ==
+               (int)CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, "attribute values differ");
+_Static_assert((int)cudaFuncAttributePreferredSharedMemoryCarveout ==
+               (int)CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, "attribute values differ");
+_Static_assert((int)cudaFuncAttributeClusterDimMustBeSet ==
+               (int)CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET, "attribute values differ");
+_Static_assert((int)cudaFuncAttributeClusterSchedulingPolicyPreference ==
+               (int)CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE,
+               "attribute values differ");
+_Static_assert((int)cudaFuncCachePreferEqual == (int)CU_FUNC_CACHE_PREFER_EQUAL,
+               "cache configurations differ");
+
+/* Which (generation, version) of a record one device's CUfunction has seen. */
+typedef struct rt_fn_applied {
+    _Atomic uint64_t generation;
+    _Atomic uint64_t version;
+} rt_fn_applied;
+
+typedef struct rt_fn_settings {
+    rt_kernel *kernel;
+    _Atomic unsigned set;                 /* bit a: attribute a set; RT_FN_CACHE_BIT: cache */
+    _Atomic int value[RT_FN_ATTR_LAST + 1];
+    _Atomic int cache;
+    _Atomic uint64_t version;             /* bumped by every change */
+    rt_fn_applied *applied;               /* [rt_device_count] */
+    struct rt_fn_settings *next;
+} rt_fn_settings;
+
+/* Records are only ever added (at the head, under the lock) and never freed, so readers walk the
+ * list without a lock; the launch path pays one atomic load while the list is empty. */
+static _Atomic(rt_fn_settings *) rt_fn_list;
+static pthread_mutex_t rt_fn_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static rt_fn_settings *rt_fn_find(const rt_kernel *k)
+{
+    for (rt_fn_settings *s = atomic_load_explicit(&rt_fn_list, memory_order_acquire); s;
+         s = s->next)
+        if (s->kernel == k)
+            return s;
+    return NULL;
+}
+
+/* The record of k, created if needed.  Needs rt_device_count (a context was entered). */
+static rt_fn_settings *rt_fn_get(rt_kernel *k)
+{
+    pthread_mutex_lock(&rt_fn_lock);
+    rt_fn_settings *s = rt_fn_find(k);
+    if (!s && (s = calloc(1, sizeof *s)) != NULL) {
+        s->applied = calloc((size_t)rt_device_count, sizeof *s->applied);
+        if (!s->applied) {
+            free(s);
+            s = NULL;
+        } else {
+            s->kernel = k;
+            s->next = atomic_load(&rt_fn_list);
+            atomic_store_explicit(&rt_fn_list, s, memory_order_release);
+        }
+    }
+    pthread_mutex_unlock(&rt_fn_lock);
+    return s;
+}
+
+/* Sets every remembered setting of s on f.  Called with rt_fn_lock held. */
+static CUresult rt_fn_set_all(const rt_fn_settings *s, CUfunction f)
+{
+    unsigned set = atomic_load(&s->set);
+    CUresult r = CUDA_SUCCESS;
+    for (int a = RT_FN_ATTR_FIRST; r == CUDA_SUCCESS && a <= RT_FN_ATTR_LAST; a++)
+        if (set & (1u << a))
+            r = rt_drv.cuFuncSetAttribute(f, (CUfunction_attribute)a, atomic_load(&s->value[a]));
+    if (r == CUDA_SUCCESS && (set & (1u << RT_FN_CACHE_BIT)))
+        r = rt_drv.cuFuncSetCacheConfig(f, (CUfunc_cache)atomic_load(&s->cache));
+    return r;
+}
+
+cudaError_t rt_function_apply(rt_kernel *k, rt_device *d, rt_kernel_dev *kd)
+{
+    if (!atomic_load_explicit(&rt_fn_list, memory_order_acquire))
+        return cudaSuccess;
+    rt_fn_settings *s = rt_fn_find(k);
+    if (!s)
+        return cudaSuccess;
+    rt_fn_applied *seen = &s->applied[d - rt_devices];
+    uint64_t generation = atomic_load(&d->generation);
+    if (atomic_load(&seen->generation) == generation &&
+        atomic_load(&seen->version) == atomic_load(&s->version))
+        return cudaSuccess;
+
+    pthread_mutex_lock(&rt_fn_lock);
+    uint64_t version = atomic_load(&s->version);
+    CUfunction f = atomic_load(&kd->function);
+    CUresult r = rt_fn_set_all(s, f);
+    if (r == CUDA_SUCCESS) {
+        atomic_store(&seen->version, version);
+        atomic_store(&seen->generation, generation);
+    }
+    pthread_mutex_unlock(&rt_fn_lock);
+    RT_TRACE("kernel %s: remembered attributes applied on device %d (%s)", k->name,
+             (int)(d - rt_devices), rt_error_name(rt_error_from_cu(r)));
+    return rt_error_from_cu(r);
+}
+
+cudaError_t rt_function_resolve(const void *func, rt_device **d, rt_kernel **k, CUfunction *f)
+{
+    rt_kernel *kernel = rt_kernel_find(func);
+    if (!kernel || !__atomic_load_n(&kernel->module, __ATOMIC_ACQUIRE)) {
+        RT_TRACE("function %p is not a registered kernel", func);
+        return cudaErrorInvalidResourceHandle;
+    }
+    rt_device *dev;
+    cudaError_t e = rt_context_enter(&dev);
+    if (e != cudaSuccess)
+        return e;
+    rt_kernel_dev *kd;
+    e = rt_kernel_resolve(kernel, dev, &kd);
+    if (e == cudaSuccess)
+        e = rt_function_apply(kernel, dev, kd);
+    if (e != cudaSuccess)
+        return e;
+    *d = dev;
+    *k = kernel;
+    *f = atomic_load_explicit(&kd->function, memory_order_acquire);
+    return cudaSuccess;
+}
+
+/* Sets one setting on the current device now (so that a bad value fails here, with the driver's
+ * code), then remembers it for every other device and for after a reset. */
+static cudaError_t rt_fn_remember(const void *func, int attr, int value, bool cache)
+{
+    rt_device *d;
+    rt_kernel *k;
+    CUfunction f;
+    cudaError_t e = rt_function_resolve(func, &d, &k, &f);
+    if (e != cudaSuccess)
+        return e;
+    CUresult r = cache ? rt_drv.cuFuncSetCacheConfig(f, (CUfunc_cache)value)
+                       : rt_drv.cuFuncSetAttribute(f, (CUfunction_attribute)attr, value);
+    e = rt_error_from_cu(r);
+    rt_device_note_error(d, e);
+    if (e != cudaSuccess)
+        return e;
+    rt_fn_settings *s = rt_fn_get(k);
+    if (!s)
+        return cudaErrorMemoryAllocation;
+    unsigned bit = cache ? RT_FN_CACHE_BIT : (unsigned)attr;
+    if (cache)
+        atomic_store(&s->cache, value);
+    else
+        atomic_store(&s->value[attr], value);
+    atomic_fetch_or(&s->set, 1u << bit);
+    atomic_fetch_add(&s->version, 1);
+    RT_TRACE("kernel %s: %s %d = %d remembered for every device", k->name,
+             cache ? "cache config" : "attribute", attr, value);
+    return cudaSuccess;
+}
+
+/* ---- the API ---------------------------------------------------------------------------------- */
+
+RT_API cudaError_t cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncAddr)
+{
+    if (!kernelPtr)
+        RT_RETURN(cudaErrorInvalidValue);
+    /* The same process-wide handle __cudaGetKernel hands nvcc's stubs. */
+    rt_kernel *k = rt_kernel_find(entryFuncAddr);
+    if (!k)
+        RT_RETURN(cudaErrorInvalidResourceHandle);
+    *kernelPtr = (cudaKernel_t)k;
+    return cudaSuccess;
+}
+
+/* Where each field of cudaFuncAttributes comes from. */
+static const struct {
+    size_t offset;
+    bool wide;                   /* size_t field */
+    CUfunction_attribute attr;
+} rt_func_fields[] = {
+#define FIELD(name, attr) { offsetof(struct cudaFuncAttributes, name), \
+                            sizeof(((struct cudaFuncAttributes *)0)->name) == sizeof(size_t), attr }
+    FIELD(sharedSizeBytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES),
+    FIELD(constSizeBytes, CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES),
+    FIELD(localSizeBytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES),
+    FIELD(maxThreadsPerBlock, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK),
+    FIELD(numRegs, CU_FUNC_ATTRIBUTE_NUM_REGS),
+    FIELD(ptxVersion, CU_FUNC_ATTRIBUTE_PTX_VERSION),
+    FIELD(binaryVersion, CU_FUNC_ATTRIBUTE_BINARY_VERSION),
+    FIELD(cacheModeCA, CU_FUNC_ATTRIBUTE_CACHE_MODE_CA),
+    FIELD(maxDynamicSharedSizeBytes, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES),
+    FIELD(preferredShmemCarveout, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT),
+    FIELD(clusterDimMustBeSet, CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET),
+    FIELD(requiredClusterWidth, CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH),
+    FIELD(requiredClusterHeight, CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT),
+    FIELD(requiredClusterDepth, CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH),
+    FIELD(clusterSchedulingPolicyPreference, CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE),
+    FIELD(nonPortableClusterSizeAllowed, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED),
+#undef FIELD
+};
+
+RT_API cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func)
+{
+    if (!attr)
+        RT_RETURN(cudaErrorInvalidValue);
+    rt_device *d;
+    rt_kernel *k;
+    CUfunction f;
+    cudaError_t e = rt_function_resolve(func, &d, &k, &f);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    struct cudaFuncAttributes out;
+    memset(&out, 0, sizeof out);
+    CUresult r = CUDA_SUCCESS;
+    for (size_t i = 0; r == CUDA_SUCCESS && i < sizeof rt_func_fields / sizeof *rt_func_fields;
+         i++) {
+        int v = 0;
+        r = rt_drv.cuFuncGetAttribute(&v, rt_func_fields[i].attr, f);
+        if (rt_func_fields[i].wide) {
+            size_t wide = (size_t)(unsigned)v;
+            memcpy((char *)&out + rt_func_fields[i].offset, &wide, sizeof wide);
+        } else {
+            memcpy((char *)&out + rt_func_fields[i].offset, &v, sizeof v);
+        }
+    }
+    e = rt_error_from_cu(r);
+    rt_device_note_error(d, e);
+    if (e == cudaSuccess)
+        *attr = out;
+    RT_RETURN(e);
+}
+
+RT_API cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value)
+{
+    if ((int)attr < RT_FN_ATTR_FIRST || (int)attr > RT_FN_ATTR_LAST)
+        RT_RETURN(cudaErrorInvalidValue);
+    RT_RETURN(rt_fn_remember(func, (int)attr, value, false));
+}
+
+RT_API cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheConfig)
+{
+    if ((int)cacheConfig < cudaFuncCachePreferNone || (int)cacheConfig > cudaFuncCachePreferEqual)
+        RT_RETURN(cudaErrorInvalidValue);
+    RT_RETURN(rt_fn_remember(func, 0, (int)cacheConfig, true));
+}
+
+/* Deprecated: bank size is fixed on every device CUDA 13 supports, and NVIDIA documents that
+ * there the call "has no effect".  The kernel and the value are still checked. */
+RT_API cudaError_t cudaFuncSetSharedMemConfig(const void *func, enum cudaSharedMemConfig config)
+{
+    if ((int)config < cudaSharedMemBankSizeDefault || (int)config > cudaSharedMemBankSizeEightByte)
+        RT_RETURN(cudaErrorInvalidValue);
+    rt_device *d;
+    rt_kernel *k;
+    CUfunction f;
+    cudaError_t e = rt_function_resolve(func, &d, &k, &f);
+    if (e == cudaSuccess)
+        RT_TRACE("cudaFuncSetSharedMemConfig(%s, %d): no effect on this device", k->name,
+                 (int)config);
+    RT_RETURN(e);
+}
+
+RT_API cudaError_t cudaFuncGetName(const char **name, const void *func)
+{
+    if (!name)
+        RT_RETURN(cudaErrorInvalidValue);
+    rt_kernel *k = rt_kernel_find(func);
+    if (!k)
+        RT_RETURN(cudaErrorInvalidResourceHandle);
+    *name = k->name;            /* the mangled device name, as registered */
+    return cudaSuccess;
+}
+
+RT_API cudaError_t cudaFuncGetParamInfo(const void *func, size_t paramIndex, size_t *paramOffset,
+                                        size_t *paramSize)
+{
+    rt_kernel *k = rt_kernel_find(func);
+    if (!k || !__atomic_load_n(&k->module, __ATOMIC_ACQUIRE))
+        RT_RETURN(cudaErrorInvalidResourceHandle);
+    rt_device *d;
+    cudaError_t e = rt_context_enter(&d);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    rt_kernel_dev *kd;
+    e = rt_kernel_resolve(k, d, &kd);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    /* The layout module.c read for the launch (cuFuncGetParamInfo or the cubin's .nv.info). */
+    const rt_param_layout *layout = kd->layout;
+    if (!layout) {
+        RT_TRACE("cudaFuncGetParamInfo: no parameter layout known for %s: not implemented",
+                 k->name);
+        RT_RETURN(cudaErrorNotSupported);
+    }
+    if (paramIndex >= layout->count)
+        RT_RETURN(cudaErrorInvalidValue);
+    if (paramOffset)
+        *paramOffset = layout->param[paramIndex].offset;
+    if (paramSize)
+        *paramSize = layout->param[paramIndex].size;
+    return cudaSuccess;
+}
+
+/* ---- occupancy -------------------------------------------------------------------------------- */
+
+RT_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks,
+                                                                          const void *func,
+                                                                          int blockSize,
+                                                                          size_t dynamicSMemSize,
+                                                                          unsigned int flags)
+{
+    _Static_assert(cudaOccupancyDisableCachingOverride == CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE,
+                   "occupancy flags differ");
+    if (!numBlocks || (flags & ~(unsigned)cudaOccupancyDisableCachingOverride))
+        RT_RETURN(cudaErrorInvalidValue);
+    rt_device *d;
+    rt_kernel *k;
+    CUfunction f;
+    cudaError_t e = rt_function_resolve(func, &d, &k, &f);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    CUresult r = rt_drv.cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+        numBlocks, f, blockSize, dynamicSMemSize, flags);
+    e = rt_error_from_cu(r);
+    rt_device_note_error(d, e);
+    RT_RETURN(e);
+}
+
+RT_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func,
+                                                                 int blockSize,
+                                                                 size_t dynamicSMemSize)
+{
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize,
+                                                                  dynamicSMemSize,
+                                                                  cudaOccupancyDefault);
+}
+
+RT_API cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize,
+                                                             const void *func, int numBlocks,
+                                                             int blockSize)
+{
+    if (!dynamicSmemSize)
+        RT_RETURN(cudaErrorInvalidValue);
+    rt_device *d;
+    rt_kernel *k;
+    CUfunction f;
+    cudaError_t e = rt_function_resolve(func, &d, &k, &f);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    CUresult r = rt_drv.cuOccupancyAvailableDynamicSMemPerBlock(dynamicSmemSize, f, numBlocks,
+                                                                blockSize);
+    e = rt_error_from_cu(r);
+    rt_device_note_error(d, e);
+    RT_RETURN(e);
+}
+
+/* The cluster queries take a whole launch configuration; its attributes have the driver's layout
+ * (checked in launch_ex.c), the rest is copied field by field. */
+static cudaError_t rt_cluster_query(int *out, const void *func, const cudaLaunchConfig_t *config,
+                                    bool potential_size)
+{
+    if (!out || !config || config->dynamicSmemBytes > UINT32_MAX ||
+        (config->numAttrs && !config->attrs))
+        return cudaErrorInvalidValue;
+    rt_device *d;
+    rt_kernel *k;
+    CUfunction f;
+    cudaError_t e = rt_function_resolve(func, &d, &k, &f);
+    if (e != cudaSuccess)
+        return e;
+    CUlaunchConfig c = {
+        .gridDimX = config->gridDim.x, .gridDimY = config->gridDim.y,
+        .gridDimZ = config->gridDim.z, .blockDimX = config->blockDim.x,
+        .blockDimY = config->blockDim.y, .blockDimZ = config->blockDim.z,
+        .sharedMemBytes = (unsigned)config->dynamicSmemBytes,
+        .hStream = (CUstream)config->stream,
+        .attrs = (CUlaunchAttribute *)config->attrs, .numAttrs = config->numAttrs,
+    };
+    CUresult r = potential_size ? rt_drv.cuOccupancyMaxPotentialClusterSize(out, f, &c)
+                                : rt_drv.cuOccupancyMaxActiveClusters(out, f, &c);
+    e = rt_error_from_cu(r);
+    rt_device_note_error(d, e);
+    return e;
+}
+
+RT_API cudaError_t cudaOccupancyMaxPotentialClusterSize(int *clusterSize, const void *func,
+                                                        const cudaLaunchConfig_t *launchConfig)
+{
+    RT_RETURN(rt_cluster_query(clusterSize, func, launchConfig, true));
+}
+
+RT_API cudaError_t cudaOccupancyMaxActiveClusters(int *numClusters, const void *func,
+                                                  const cudaLaunchConfig_t *launchConfig)
+{
+    RT_RETURN(rt_cluster_query(numClusters, func, launchConfig, false));
+}

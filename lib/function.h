@@ -1,0 +1,64 @@
+/*
+ * function.h - what the files of the "function" area share (function.c, launch.c, launch_ex.c,
+ * device.c, device_config.c, entry_point.c): kernel attributes remembered across devices, the
+ * general launch, device lookup, and the prototypes of the _ptsz entry points (the toolkit
+ * declares them only under CUDA_API_PER_THREAD_DEFAULT_STREAM).
+ */
+#ifndef MINICUDART_FUNCTION_H
+#define MINICUDART_FUNCTION_H
+
+#include "internal.h"
+
+/* ---- function.c ------------------------------------------------------------------------------ */
+
+/* Applies the attributes cudaFuncSetAttribute / cudaFuncSetCacheConfig recorded for k to its
+ * CUfunction on device d, once per context generation.  NVIDIA applies them to the kernel on
+ * every device; minicudart resolves a kernel per device lazily, so every path that resolves one
+ * calls this before using the function.  Cheap when nothing was ever set. */
+cudaError_t rt_function_apply(rt_kernel *k, rt_device *d, rt_kernel_dev *kd);
+
+/* Resolves the kernel behind `func` (a host stub or a cudaKernel_t) on the thread's device, with
+ * its remembered attributes applied.  cudaErrorInvalidDeviceFunction... as NVIDIA: an unknown
+ * pointer is cudaErrorInvalidResourceHandle (measured on the H200). */
+cudaError_t rt_function_resolve(const void *func, rt_device **d, rt_kernel **k, CUfunction *f);
+
+/* ---- launch.c -------------------------------------------------------------------------------- */
+
+/* What a launch adds to <<<>>>: the cooperative flag and launch attributes (cuLaunchKernelEx). */
+typedef struct rt_launch_options {
+    bool cooperative;                   /* cuLaunchCooperativeKernel */
+    const CUlaunchAttribute *attrs;     /* non-NULL (or num_attrs > 0): cuLaunchKernelEx */
+    unsigned num_attrs;
+    bool extended;                      /* go through cuLaunchKernelEx */
+} rt_launch_options;
+
+/* rt_launch with options (NULL: a plain cuLaunchKernel). */
+cudaError_t rt_launch_with(rt_kernel *k, dim3 grid, dim3 block, void **args, size_t shared,
+                           cudaStream_t stream, bool per_thread, const rt_launch_options *opt);
+
+/* ---- device.c -------------------------------------------------------------------------------- */
+
+/* Validates an ordinal (initialising the device table first): cudaErrorInvalidDevice when out of
+ * range, or the initialisation error. */
+cudaError_t rt_device_lookup(int device, rt_device **out);
+/* Retains d's primary context (if it is not active) without making it current. */
+cudaError_t rt_device_activate(rt_device *d);
+/* The device whose primary context is current on this thread, or the thread's chosen one, or
+ * 0 — without initialising anything beyond the device table. */
+cudaError_t rt_device_current(rt_device **out);
+
+/* ---- the _ptsz entry points of this area ------------------------------------------------------ */
+
+RT_API cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config, const void *func,
+                                            void **args);
+RT_API cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *func, dim3 gridDim,
+                                                    dim3 blockDim, void **args, size_t sharedMem,
+                                                    cudaStream_t stream);
+RT_API cudaError_t cudaGetDriverEntryPoint_ptsz(const char *symbol, void **funcPtr,
+                                                unsigned long long flags,
+                                                enum cudaDriverEntryPointQueryResult *status);
+RT_API cudaError_t cudaGetDriverEntryPointByVersion_ptsz(
+    const char *symbol, void **funcPtr, unsigned int cudaVersion, unsigned long long flags,
+    enum cudaDriverEntryPointQueryResult *status);
+
+#endif

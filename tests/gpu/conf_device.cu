@@ -1,0 +1,133 @@
+// conf_device.cu - device configuration: flags (the sequence of SEMANTICS.md section 0), limits,
+// cache preference, peer queries, PCI bus ids, reset and re-initialisation, bad arguments.  The
+// same program under NVIDIA's runtime and minicudart, compared line by line.
+#include <cuda_profiler_api.h>
+#include <string.h>
+
+#include "gpu_check.h"
+
+static int ok = 1;
+
+static void probe(const char *what, cudaError_t e)
+{
+    cudaError_t last = cudaGetLastError();
+    printf("%-52s -> " ERR_FMT ", last " ERR_FMT "\n", what, ERR_ARGS(e), ERR_ARGS(last));
+}
+
+static void expect(const char *what, bool good)
+{
+    printf("%-52s %s\n", what, good ? "ok" : "WRONG");
+    ok &= good;
+}
+
+__global__ void k_write(int *out, int value)
+{
+    out[threadIdx.x] = value;
+}
+
+static void flags_line(const char *when)
+{
+    unsigned flags = 0;
+    cudaError_t e = cudaGetDeviceFlags(&flags);
+    printf("cudaGetDeviceFlags %-36s -> " ERR_FMT ", flags 0x%x\n", when, ERR_ARGS(e), flags);
+}
+
+static void limit_round_trip(const char *name, cudaLimit limit, size_t value)
+{
+    size_t before = 0, after = 0;
+    CHECK(cudaDeviceGetLimit(&before, limit));
+    probe(name, cudaDeviceSetLimit(limit, value));
+    CHECK(cudaDeviceGetLimit(&after, limit));
+    printf("%s: before %zu, set %zu, read %zu\n", name, before, value, after);
+}
+
+int main(void)
+{
+    gpu_require("conf_device");
+
+    // Flags, in the order measured on the H200.
+    flags_line("before initialisation");
+    probe("cudaSetDeviceFlags(ScheduleBlockingSync) before init",
+          cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync));
+    int *d = NULL;
+    CHECK(cudaMalloc(&d, 256 * sizeof(int)));
+    flags_line("after cudaMalloc");
+    probe("cudaSetDeviceFlags(ScheduleSpin) on the active context",
+          cudaSetDeviceFlags(cudaDeviceScheduleSpin));
+    flags_line("after ScheduleSpin");
+    probe("cudaSetDeviceFlags(0x100)", cudaSetDeviceFlags(0x100));
+    probe("cudaSetDevice(99)", cudaSetDevice(99));
+    probe("cudaInitDevice(99, 0, 0)", cudaInitDevice(99, 0, 0));
+    probe("cudaInitDevice(0, 0, 0)", cudaInitDevice(0, 0, 0));
+
+    // Limits.
+    limit_round_trip("cudaLimitStackSize", cudaLimitStackSize, 4096);
+    limit_round_trip("cudaLimitMallocHeapSize", cudaLimitMallocHeapSize, 64u << 20);
+    limit_round_trip("cudaLimitPrintfFifoSize", cudaLimitPrintfFifoSize, 2u << 20);
+    probe("cudaDeviceSetLimit(limit 99)", cudaDeviceSetLimit((cudaLimit)99, 1));
+
+    // Cache preference.
+    cudaFuncCache cache = cudaFuncCachePreferNone;
+    CHECK(cudaDeviceGetCacheConfig(&cache));
+    printf("cache config initially %d\n", (int)cache);
+    probe("cudaDeviceSetCacheConfig(PreferShared)",
+          cudaDeviceSetCacheConfig(cudaFuncCachePreferShared));
+    CHECK(cudaDeviceGetCacheConfig(&cache));
+    printf("cache config after set %d\n", (int)cache);
+    CHECK(cudaDeviceSetCacheConfig(cudaFuncCachePreferNone));
+    probe("cudaCtxResetPersistingL2Cache", cudaCtxResetPersistingL2Cache());
+
+    // Peers: device 0 against itself.
+    int can = -1;
+    probe("cudaDeviceCanAccessPeer(0, 0)", cudaDeviceCanAccessPeer(&can, 0, 0));
+    printf("canAccessPeer(0, 0) = %d\n", can);
+    probe("cudaDeviceCanAccessPeer(0, 99)", cudaDeviceCanAccessPeer(&can, 0, 99));
+    probe("cudaDeviceEnablePeerAccess(0, 0)", cudaDeviceEnablePeerAccess(0, 0));
+    probe("cudaDeviceDisablePeerAccess(0)", cudaDeviceDisablePeerAccess(0));
+    probe("cudaDeviceEnablePeerAccess(99, 0)", cudaDeviceEnablePeerAccess(99, 0));
+    int value = -1;
+    probe("cudaDeviceGetP2PAttribute(AccessSupported, 0, 0)",
+          cudaDeviceGetP2PAttribute(&value, cudaDevP2PAttrAccessSupported, 0, 0));
+
+    // PCI bus id round trip.
+    char bus_id[32] = "";
+    CHECK(cudaDeviceGetPCIBusId(bus_id, (int)sizeof bus_id, 0));
+    int by_id = -1;
+    CHECK(cudaDeviceGetByPCIBusId(&by_id, bus_id));
+    printf("PCI bus id round trip: equal %s\n", by_id == 0 ? "yes" : "no");
+    ok &= by_id == 0;
+    probe("cudaDeviceGetPCIBusId(device 99)", cudaDeviceGetPCIBusId(bus_id, 32, 99));
+
+    // cudaChooseDevice with a capability every supported GPU has.
+    cudaDeviceProp prop;
+    memset(&prop, 0, sizeof prop);
+    prop.major = 7;
+    int chosen = -1;
+    probe("cudaChooseDevice(major 7)", cudaChooseDevice(&chosen, &prop));
+    printf("chosen device %d\n", chosen);
+
+    // Profiler (no profiler attached).
+    probe("cudaProfilerStart", cudaProfilerStart());
+    probe("cudaProfilerStop", cudaProfilerStop());
+
+    // Reset, then the runtime initialises the device again on its own.
+    probe("cudaDeviceReset", cudaDeviceReset());
+    flags_line("after cudaDeviceReset");
+    int *d2 = NULL;
+    CHECK(cudaMalloc(&d2, 256 * sizeof(int)));
+    k_write<<<1, 256>>>(d2, 42);
+    probe("kernel after reset", cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
+    int h[256];
+    CHECK(cudaMemcpy(h, d2, sizeof h, cudaMemcpyDeviceToHost));
+    bool all = true;
+    for (int i = 0; i < 256; i++)
+        all &= h[i] == 42;
+    expect("kernel result after reset", all);
+    size_t stack = 0;
+    CHECK(cudaDeviceGetLimit(&stack, cudaLimitStackSize));
+    printf("stack size after reset %zu\n", stack);
+    CHECK(cudaFree(d2));
+    printf("conf_device: %s\n", ok ? "PASS" : "FAIL");
+    return ok ? 0 : 1;
+}
