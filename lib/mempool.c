@@ -1,0 +1,218 @@
+/*
+ * mempool.c - the stream-ordered allocator (cudaMallocAsync, cudaFreeAsync) and memory pools.
+ *
+ * Pools are the driver's: cudaMemPool_t is a CUmemoryPool, and the runtime's pool structures
+ * (cudaMemPoolProps, cudaMemAccessDesc, cudaMemLocation) have the layout of the driver's, checked
+ * below.  cudaMemPoolAttr values equal CUmemPool_attribute, so attribute values (an int or a
+ * cuuint64_t, depending on the attribute) pass through untouched.  Allocations from pools are not
+ * freed by cudaDeviceReset (reference/SEMANTICS.md 1.9): the runtime keeps no list of them.
+ *
+ * In the _ptsz variants stream 0 means the thread's per-thread stream.
+ */
+#include "graph.h"
+
+_Static_assert(sizeof(struct cudaMemPoolProps) == sizeof(CUmemPoolProps),
+               "pool properties differ");
+_Static_assert(sizeof(struct cudaMemAccessDesc) == sizeof(CUmemAccessDesc),
+               "access descriptors differ");
+_Static_assert(sizeof(struct cudaMemLocation) == sizeof(CUmemLocation), "locations differ");
+_Static_assert((int)cudaMemPoolAttrUsedMemHigh == (int)CU_MEMPOOL_ATTR_USED_MEM_HIGH,
+               "pool attributes differ");
+
+/* ---- the stream-ordered allocator ------------------------------------------------------------ */
+
+static cudaError_t rt_malloc_async(void **devPtr, size_t size, cudaMemPool_t pool,
+                                   bool from_pool, cudaStream_t stream, bool per_thread)
+{
+    if (!devPtr)
+        return cudaErrorInvalidValue;
+    rt_device *d;
+    cudaError_t e = rt_context_enter(&d);
+    if (e != cudaSuccess)
+        return e;
+    CUdeviceptr p = 0;
+    CUstream s = rt_stream(stream, per_thread);
+    CUresult r = from_pool ? rt_drv.cuMemAllocFromPoolAsync(&p, size, pool, s)
+                           : rt_drv.cuMemAllocAsync(&p, size, s);
+    e = rt_graph_result(d, r);
+    if (e == cudaSuccess)
+        *devPtr = (void *)(uintptr_t)p;
+    return e;
+}
+
+RT_API cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream)
+{
+    RT_RETURN(rt_malloc_async(devPtr, size, NULL, false, hStream, false));
+}
+
+RT_API cudaError_t cudaMallocAsync_ptsz(void **devPtr, size_t size, cudaStream_t hStream)
+{
+    RT_RETURN(rt_malloc_async(devPtr, size, NULL, false, hStream, true));
+}
+
+RT_API cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool,
+                                           cudaStream_t stream)
+{
+    RT_RETURN(rt_malloc_async(ptr, size, memPool, true, stream, false));
+}
+
+RT_API cudaError_t cudaMallocFromPoolAsync_ptsz(void **ptr, size_t size, cudaMemPool_t memPool,
+                                                cudaStream_t stream)
+{
+    RT_RETURN(rt_malloc_async(ptr, size, memPool, true, stream, true));
+}
+
+static cudaError_t rt_free_async(void *devPtr, cudaStream_t stream, bool per_thread)
+{
+    rt_device *d;
+    cudaError_t e = rt_context_enter(&d);
+    if (e != cudaSuccess)
+        return e;
+    return rt_graph_result(d, rt_drv.cuMemFreeAsync((CUdeviceptr)(uintptr_t)devPtr,
+                                                    rt_stream(stream, per_thread)));
+}
+
+RT_API cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream)
+{
+    RT_RETURN(rt_free_async(devPtr, hStream, false));
+}
+
+RT_API cudaError_t cudaFreeAsync_ptsz(void *devPtr, cudaStream_t hStream)
+{
+    RT_RETURN(rt_free_async(devPtr, hStream, true));
+}
+
+/* ---- the pools of a device ------------------------------------------------------------------ */
+
+/* Enters the thread's context and checks a device ordinal: cudaErrorInvalidDevice when it names
+ * no device. */
+static cudaError_t rt_pool_device(int device, rt_device **current, rt_device **target)
+{
+    cudaError_t e = rt_context_enter(current);
+    if (e != cudaSuccess)
+        return e;
+    if (device < 0 || device >= rt_device_count)
+        return cudaErrorInvalidDevice;
+    *target = &rt_devices[device];
+    return cudaSuccess;
+}
+
+RT_API cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device)
+{
+    if (!memPool)
+        RT_RETURN(cudaErrorInvalidValue);
+    rt_device *d, *target;
+    cudaError_t e = rt_pool_device(device, &d, &target);
+    if (e == cudaSuccess)
+        e = rt_graph_result(d, rt_drv.cuDeviceGetDefaultMemPool(memPool, target->cu));
+    RT_RETURN(e);
+}
+
+RT_API cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device)
+{
+    if (!memPool)
+        RT_RETURN(cudaErrorInvalidValue);
+    rt_device *d, *target;
+    cudaError_t e = rt_pool_device(device, &d, &target);
+    if (e == cudaSuccess)
+        e = rt_graph_result(d, rt_drv.cuDeviceGetMemPool(memPool, target->cu));
+    RT_RETURN(e);
+}
+
+RT_API cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t memPool)
+{
+    rt_device *d, *target;
+    cudaError_t e = rt_pool_device(device, &d, &target);
+    if (e == cudaSuccess)
+        e = rt_graph_result(d, rt_drv.cuDeviceSetMemPool(target->cu, memPool));
+    RT_RETURN(e);
+}
+
+/* ---- explicit pools ------------------------------------------------------------------------- */
+
+RT_API cudaError_t cudaMemPoolCreate(cudaMemPool_t *memPool, const struct cudaMemPoolProps *poolProps)
+{
+    if (!memPool || !poolProps)
+        RT_RETURN(cudaErrorInvalidValue);
+    rt_device *d;
+    cudaError_t e = rt_context_enter(&d);
+    if (e == cudaSuccess)
+        e = rt_graph_result(d, rt_drv.cuMemPoolCreate(memPool,
+                                                      (const CUmemPoolProps *)poolProps));
+    RT_RETURN(e);
+}
+
+RT_API cudaError_t cudaMemPoolDestroy(cudaMemPool_t memPool)
+{
+    rt_device *d;
+    cudaError_t e = rt_context_enter(&d);
+    if (e == cudaSuccess)
+        e = rt_graph_result(d, rt_drv.cuMemPoolDestroy(memPool));
+    RT_RETURN(e);
+}
+
+RT_API cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr,
+                                           void *value)
+{
+    if (!value)
+        RT_RETURN(cudaErrorInvalidValue);
+    rt_device *d;
+    cudaError_t e = rt_context_enter(&d);
+    if (e == cudaSuccess)
+        e = rt_graph_result(d, rt_drv.cuMemPoolSetAttribute(memPool, (CUmemPool_attribute)attr,
+                                                            value));
+    RT_RETURN(e);
+}
+
+RT_API cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr,
+                                           void *value)
+{
+    if (!value)
+        RT_RETURN(cudaErrorInvalidValue);
+    rt_device *d;
+    cudaError_t e = rt_context_enter(&d);
+    if (e == cudaSuccess)
+        e = rt_graph_result(d, rt_drv.cuMemPoolGetAttribute(memPool, (CUmemPool_attribute)attr,
+                                                            value));
+    RT_RETURN(e);
+}
+
+RT_API cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep)
+{
+    rt_device *d;
+    cudaError_t e = rt_context_enter(&d);
+    if (e == cudaSuccess)
+        e = rt_graph_result(d, rt_drv.cuMemPoolTrimTo(memPool, minBytesToKeep));
+    RT_RETURN(e);
+}
+
+RT_API cudaError_t cudaMemPoolSetAccess(cudaMemPool_t memPool,
+                                        const struct cudaMemAccessDesc *descList, size_t count)
+{
+    if (!descList && count)
+        RT_RETURN(cudaErrorInvalidValue);
+    rt_device *d;
+    cudaError_t e = rt_context_enter(&d);
+    if (e == cudaSuccess)
+        e = rt_graph_result(d, rt_drv.cuMemPoolSetAccess(memPool,
+                                                         (const CUmemAccessDesc *)descList,
+                                                         count));
+    RT_RETURN(e);
+}
+
+RT_API cudaError_t cudaMemPoolGetAccess(enum cudaMemAccessFlags *flags, cudaMemPool_t memPool,
+                                        struct cudaMemLocation *location)
+{
+    if (!flags || !location)
+        RT_RETURN(cudaErrorInvalidValue);
+    rt_device *d;
+    cudaError_t e = rt_context_enter(&d);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    CUmemAccess_flags cu_flags = CU_MEM_ACCESS_FLAGS_PROT_NONE;
+    e = rt_graph_result(d, rt_drv.cuMemPoolGetAccess(&cu_flags, memPool,
+                                                     (CUmemLocation *)location));
+    if (e == cudaSuccess)
+        *flags = (enum cudaMemAccessFlags)cu_flags;
+    RT_RETURN(e);
+}
