@@ -21,7 +21,13 @@
 #include "internal.h"
 
 int rt_device_count;
+int rt_slot_count;
 rt_device *rt_devices;
+
+/* How many contexts created by others (cuCtxCreate) the runtime follows at once; the least
+ * recently adopted gives way to a new one. */
+#define RT_FOREIGN_SLOTS 4
+static unsigned rt_foreign_next;
 
 static pthread_once_t rt_devices_once = PTHREAD_ONCE_INIT;
 static cudaError_t rt_devices_status;
@@ -44,7 +50,7 @@ static void rt_devices_init_once(void)
         RT_TRACE("devices: none (%s)", rt_error_name(rt_devices_status));
         return;
     }
-    rt_devices = calloc((size_t)count, sizeof *rt_devices);
+    rt_devices = calloc((size_t)count + RT_FOREIGN_SLOTS, sizeof *rt_devices);
     if (!rt_devices) {
         rt_devices_status = cudaErrorMemoryAllocation;
         return;
@@ -64,9 +70,11 @@ static void rt_devices_init_once(void)
             return;
         }
         d->sm = (unsigned)(major * 10 + minor);
+        d->ordinal = i;
         RT_TRACE("device %d: sm_%u", i, d->sm);
     }
     rt_device_count = count;
+    rt_slot_count = count + RT_FOREIGN_SLOTS;
     rt_devices_status = cudaSuccess;
 }
 
@@ -89,6 +97,43 @@ static int rt_device_of_context(CUcontext ctx)
         if (rt_devices[i].context == ctx)
             return i;
     return -1;
+}
+
+/* The slot for `ctx`, a current context that is no device's primary context (made with
+ * cuCtxCreate by the program or a library).  Runtime calls then work in that context, as in
+ * NVIDIA's runtime: the slot gets its own loaded modules and kernels.  A context id from the
+ * driver tells a new context at a reused address from the old one. */
+static rt_device *rt_foreign_slot(CUcontext ctx)
+{
+    unsigned long long id = 0;
+    CUdevice cu = 0;
+    if (rt_drv.cuCtxGetId(ctx, &id) != CUDA_SUCCESS || rt_drv.cuCtxGetDevice(&cu) != CUDA_SUCCESS)
+        return NULL;
+    rt_device *found = NULL;
+    pthread_mutex_lock(&rt_context_lock);
+    for (int i = rt_device_count; i < rt_slot_count && !found; i++)
+        if (rt_devices[i].context == ctx && rt_devices[i].context_id == id)
+            found = &rt_devices[i];
+    if (!found) {
+        found = &rt_devices[rt_device_count + rt_foreign_next++ % RT_FOREIGN_SLOTS];
+        const rt_device *owner = NULL;
+        for (int i = 0; i < rt_device_count && !owner; i++)
+            if (rt_devices[i].cu == cu)
+                owner = &rt_devices[i];
+        found->cu = cu;
+        found->ordinal = owner ? owner->ordinal : 0;
+        found->sm = owner ? owner->sm : 0;
+        found->context = ctx;
+        found->context_id = id;
+        found->foreign = true;
+        atomic_store(&found->sticky, cudaSuccess);
+        /* A new odd generation: whatever the slot cached for an earlier context is stale. */
+        atomic_fetch_add(&found->generation, atomic_load(&found->generation) % 2 ? 2 : 1);
+        RT_TRACE("context %p (id %llu) on device %d is not a primary context: runtime calls "
+                 "work in it", (void *)ctx, id, found->ordinal);
+    }
+    pthread_mutex_unlock(&rt_context_lock);
+    return found;
 }
 
 void rt_device_note_error(rt_device *d, cudaError_t e)
@@ -158,17 +203,19 @@ cudaError_t rt_context_enter(rt_device **out)
     CUcontext current = NULL;
     rt_drv.cuCtxGetCurrent(&current);
     int index = rt_thread_device;
+    rt_device *d = NULL;
     if (current && (index < 0 || rt_devices[index].context != current)) {
         int owner = rt_device_of_context(current);
         if (owner >= 0)
             index = owner;
+        else if (!(d = rt_foreign_slot(current)))
+            return cudaErrorDeviceUninitialized;
     }
-    if (index < 0)
-        index = 0;
-    rt_device *d = &rt_devices[index];
+    if (!d)
+        d = &rt_devices[index < 0 ? 0 : index];
 
     /* Fast path: the context is active and already current. */
-    if (current != d->context || atomic_load(&d->generation) % 2 == 0) {
+    if (!d->foreign && (current != d->context || atomic_load(&d->generation) % 2 == 0)) {
         e = rt_context_use(d, current);
         if (e != cudaSuccess)
             return e;
@@ -217,6 +264,12 @@ RT_API cudaError_t cudaGetDevice(int *device)
     CUcontext current = NULL;
     rt_drv.cuCtxGetCurrent(&current);
     int owner = current ? rt_device_of_context(current) : -1;
+    CUdevice cu = 0;
+    if (current && owner < 0 && rt_drv.cuCtxGetDevice(&cu) == CUDA_SUCCESS) {
+        for (int i = 0; i < rt_device_count && owner < 0; i++)   /* a context made by others */
+            if (rt_devices[i].cu == cu)
+                owner = i;
+    }
     *device = owner >= 0 ? owner : rt_thread_device >= 0 ? rt_thread_device : 0;
     return cudaSuccess;
 }
@@ -241,6 +294,13 @@ RT_API cudaError_t cudaDeviceReset(void)
     CUcontext current = NULL;
     rt_drv.cuCtxGetCurrent(&current);
     int index = current ? rt_device_of_context(current) : -1;
+    if (current && index < 0) {
+        /* A context someone else created: forget only what the runtime keeps for it. */
+        d = rt_foreign_slot(current);
+        if (d)
+            atomic_fetch_add(&d->generation, 2);
+        RT_RETURN(d ? cudaSuccess : cudaErrorDeviceUninitialized);
+    }
     if (index < 0)
         index = rt_thread_device >= 0 ? rt_thread_device : 0;
     d = &rt_devices[index];
@@ -256,6 +316,7 @@ RT_API cudaError_t cudaDeviceReset(void)
         e = rt_error_from_cu(r);
         atomic_fetch_add(&d->generation, 1);
         atomic_store(&d->sticky, cudaSuccess);
+        d->flags_reset = true;
         RT_TRACE("device %d: reset (%s)", index, rt_error_name(e));
     }
     pthread_mutex_unlock(&rt_context_lock);
@@ -324,6 +385,8 @@ static cudaError_t rt_device_set_flags(rt_device *d, unsigned flags)
         return cudaErrorInvalidValue;
     CUresult r = rt_drv.cuDevicePrimaryCtxSetFlags(d->cu, flags & ~(unsigned)cudaDeviceMapHost);
     RT_TRACE("device %d: flags 0x%x (%d)", rt_device_index(d), flags, (int)r);
+    if (r == CUDA_SUCCESS)
+        d->flags_reset = false;
     return rt_error_from_cu(r);
 }
 
@@ -349,9 +412,10 @@ RT_API cudaError_t cudaGetDeviceFlags(unsigned int *flags)
     CUresult r = rt_drv.cuDevicePrimaryCtxGetState(d->cu, &value, &active);
     if (r != CUDA_SUCCESS)
         RT_RETURN(rt_error_from_cu(r));
-    /* Mapped host memory is always available; NVIDIA reports the flag even before
-     * initialisation (0x8, measured on the H200). */
-    *flags = value | cudaDeviceMapHost;
+    /* Mapped host memory is always available, and NVIDIA's runtime reports the flag even before
+     * initialisation (0x8) -- but not right after cudaDeviceReset (0x0), until flags are set
+     * again (both measured on the H200). */
+    *flags = value | (d->flags_reset ? 0 : cudaDeviceMapHost);
     return cudaSuccess;
 }
 

@@ -53,7 +53,7 @@ typedef struct rt_fn_settings {
     _Atomic int value[RT_FN_ATTR_LAST + 1];
     _Atomic int cache;
     _Atomic uint64_t version;             /* bumped by every change */
-    rt_fn_applied *applied;               /* [rt_device_count] */
+    rt_fn_applied *applied;               /* [rt_slot_count] */
     struct rt_fn_settings *next;
 } rt_fn_settings;
 
@@ -77,7 +77,7 @@ static rt_fn_settings *rt_fn_get(rt_kernel *k)
     pthread_mutex_lock(&rt_fn_lock);
     rt_fn_settings *s = rt_fn_find(k);
     if (!s && (s = calloc(1, sizeof *s)) != NULL) {
-        s->applied = calloc((size_t)rt_device_count, sizeof *s->applied);
+        s->applied = calloc((size_t)rt_slot_count, sizeof *s->applied);
         if (!s->applied) {
             free(s);
             s = NULL;

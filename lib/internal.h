@@ -111,7 +111,7 @@ struct rt_module {
     atomic_bool unregistered;
     rt_kernel *kernels;           /* registration order, reversed */
     rt_var *vars;
-    rt_module_dev *dev;           /* [rt_device_count], allocated at first load */
+    rt_module_dev *dev;           /* [rt_slot_count], allocated at first load */
     rt_module *next;
 };
 
@@ -136,7 +136,7 @@ struct rt_kernel {
     rt_module *module;
     const void *host_fun;
     const char *name;             /* mangled device name, owned by the host image */
-    _Atomic(rt_kernel_dev *) dev; /* [rt_device_count], allocated at first launch */
+    _Atomic(rt_kernel_dev *) dev; /* [rt_slot_count], allocated at first launch */
     rt_kernel *next;
 };
 
@@ -158,16 +158,30 @@ void rt_module_foreach(void (*fn)(rt_module *m, void *user), void *user);
 
 /* ---- device.c ------------------------------------------------------------------------------- */
 
+/* One context the runtime works in: a device's primary context (slots 0 .. rt_device_count-1,
+ * slot i for device i), or a context someone else created with the driver API and made current
+ * (the slots after those).  Per-context state (loaded modules, resolved kernels) is kept per
+ * slot, indexed by rt_slot_index. */
 typedef struct rt_device {
     CUdevice cu;
+    int ordinal;                  /* the device number users see */
     unsigned sm;                  /* major * 10 + minor, e.g. 90 */
-    CUcontext context;            /* retained primary context; NULL until initialised */
+    CUcontext context;            /* retained primary (or the foreign) context; NULL until used */
+    unsigned long long context_id; /* cuCtxGetId of a foreign context: tells a reused address */
+    bool foreign;                 /* not a primary context: never retained, reset or released */
+    bool flags_reset;             /* reset since the flags were last set: MapHost not reported */
     atomic_ullong generation;     /* bumped at every (re)initialisation of the context */
     _Atomic cudaError_t sticky;   /* a sticky error seen on this device, or cudaSuccess */
 } rt_device;
 
-extern int rt_device_count;
-extern rt_device *rt_devices;
+extern int rt_device_count;       /* devices */
+extern int rt_slot_count;         /* devices + slots for foreign contexts: size per-context arrays */
+extern rt_device *rt_devices;     /* [rt_slot_count] */
+
+static inline size_t rt_slot_index(const rt_device *d)
+{
+    return (size_t)(d - rt_devices);
+}
 
 /* Makes sure the calling thread has a current context (the primary context of its device,
  * initialised on first use) and returns that device.  This is the lazy initialisation of the

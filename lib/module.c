@@ -42,10 +42,6 @@ static bool rt_force_ptx(void)
     return v && *v && strcmp(v, "0") != 0;
 }
 
-static int rt_dev_index(const rt_device *d)
-{
-    return (int)(d - rt_devices);
-}
 
 /* Steps 1-2: chooses the entry and produces its image.  On success *image is what to hand the
  * driver (NUL-terminated when PTX) and md->image owns it when it had to be allocated. */
@@ -61,7 +57,7 @@ static cudaError_t rt_module_image(rt_module *m, rt_device *d, rt_module_dev *md
                  m->wrapper_ok ? err.message : "bad wrapper", m->wrapper_ok ? err.offset : 0);
         return cudaErrorInvalidKernelImage;
     }
-    RT_TRACE("module %p on device %d (sm_%u): %s", m->wrapper, rt_dev_index(d), d->sm,
+    RT_TRACE("module %p on device %d (sm_%u): %s", m->wrapper, d->ordinal, d->sm,
              choice.reason);
     if (!choice.found) {
         if (m->fw.version == 2 && m->fw.prelinked && m->fw.prelinked[0])
@@ -166,11 +162,11 @@ static cudaError_t rt_module_ensure_locked(rt_module *m, rt_device *d, rt_module
 {
     uint64_t generation = atomic_load(&d->generation);
     if (!m->dev) {
-        m->dev = calloc((size_t)rt_device_count, sizeof *m->dev);
+        m->dev = calloc((size_t)rt_slot_count, sizeof *m->dev);
         if (!m->dev)
             return cudaErrorMemoryAllocation;
     }
-    rt_module_dev *md = &m->dev[rt_dev_index(d)];
+    rt_module_dev *md = &m->dev[rt_slot_index(d)];
     if (out)
         *out = md;
     if (md->generation == generation)
@@ -278,7 +274,7 @@ cudaError_t rt_kernel_resolve(rt_kernel *k, rt_device *d, rt_kernel_dev **out)
     uint64_t generation = atomic_load_explicit(&d->generation, memory_order_acquire);
     rt_kernel_dev *all = atomic_load_explicit(&k->dev, memory_order_acquire);
     if (all) {
-        rt_kernel_dev *kd = &all[rt_dev_index(d)];
+        rt_kernel_dev *kd = &all[rt_slot_index(d)];
         if (atomic_load_explicit(&kd->function, memory_order_acquire) &&
             atomic_load_explicit(&kd->generation, memory_order_relaxed) == generation) {
             *out = kd;
@@ -290,14 +286,14 @@ cudaError_t rt_kernel_resolve(rt_kernel *k, rt_device *d, rt_kernel_dev **out)
     cudaError_t e = cudaSuccess;
     all = atomic_load(&k->dev);
     if (!all) {
-        all = calloc((size_t)rt_device_count, sizeof *all);
+        all = calloc((size_t)rt_slot_count, sizeof *all);
         if (!all) {
             e = cudaErrorMemoryAllocation;
             goto done;
         }
         atomic_store_explicit(&k->dev, all, memory_order_release);
     }
-    rt_kernel_dev *kd = &all[rt_dev_index(d)];
+    rt_kernel_dev *kd = &all[rt_slot_index(d)];
     if (atomic_load(&kd->function) && atomic_load(&kd->generation) == generation) {
         *out = kd;
         goto done;
@@ -358,6 +354,6 @@ void rt_module_load_at_init(rt_device *d)
 {
     struct rt_init_load load = { d, rt_env_is("CUDA_MODULE_LOADING", "EAGER") };
     if (load.eager)
-        RT_TRACE("CUDA_MODULE_LOADING=EAGER: loading every module on device %d", rt_dev_index(d));
+        RT_TRACE("CUDA_MODULE_LOADING=EAGER: loading every module on device %d", d->ordinal);
     rt_module_foreach(rt_module_load_one, &load);
 }

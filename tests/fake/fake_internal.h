@@ -75,7 +75,10 @@ typedef struct fake_ctx {
     int active;
     CUresult poison;            /* sticky error, CUDA_SUCCESS when healthy */
     CUresult lost;              /* the sticky error that lost the device for good, if any */
+    unsigned long long id;      /* cuCtxGetId: new at every (re)activation */
 } fake_ctx;
+
+#define FAKE_EXTRA_CONTEXTS 4     /* contexts made by fake_create_context (like cuCtxCreate) */
 
 typedef struct fake_alloc {
     unsigned char *ptr;
@@ -108,6 +111,9 @@ typedef struct fake_state {
     CUresult init_result;
     int initialized;
     fake_ctx ctx[FAKE_MAX_DEVICES];
+    fake_ctx extra[FAKE_EXTRA_CONTEXTS];
+    int extra_count;
+    unsigned long long next_ctx_id;
     ptr_vec allocs, modules, calls, launches, failures, host_kernels;
     char log_path[1024];
 } fake_state;

@@ -434,6 +434,8 @@ static CUresult CUDAAPI f_cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev
         rc = fake_g.ctx[dev].lost;
     if (rc == CUDA_SUCCESS) {
         fake_ctx *ctx = &fake_g.ctx[dev];
+        if (!ctx->active)
+            ctx->id = ++fake_g.next_ctx_id;
         ctx->device = dev;
         ctx->active = 1;
         ctx->refcount++;
@@ -508,7 +510,8 @@ static CUresult CUDAAPI f_cuCtxSetCurrent(CUcontext ctx)
     if (rc == CUDA_SUCCESS)
         rc = fake_need_init();
     fake_ctx *c = (fake_ctx *)ctx;
-    if (rc == CUDA_SUCCESS && c && (c < fake_g.ctx || c >= fake_g.ctx + fake_g.device_count))
+    if (rc == CUDA_SUCCESS && c && (c < fake_g.ctx || c >= fake_g.ctx + fake_g.device_count) &&
+        (c < fake_g.extra || c >= fake_g.extra + fake_g.extra_count))
         rc = CUDA_ERROR_INVALID_CONTEXT;
     if (rc == CUDA_SUCCESS)
         tls_ctx = c;
@@ -525,6 +528,21 @@ static CUresult CUDAAPI f_cuCtxGetDevice(CUdevice *device)
         rc = fake_need_ctx(&ctx);
     if (rc == CUDA_SUCCESS)
         *device = ctx->device;
+    return fake_leave(rc);
+}
+
+static CUresult CUDAAPI f_cuCtxGetId(CUcontext ctx, unsigned long long *id)
+{
+    CUresult rc = fake_enter("cuCtxGetId", "ctx=%p", (void *)ctx);
+    fake_ctx *c = (fake_ctx *)ctx;
+    if (rc == CUDA_SUCCESS && !id)
+        rc = CUDA_ERROR_INVALID_VALUE;
+    if (rc == CUDA_SUCCESS && !c && fake_need_ctx(&c) != CUDA_SUCCESS)
+        rc = CUDA_ERROR_INVALID_CONTEXT;
+    if (rc == CUDA_SUCCESS && !c->active)
+        rc = CUDA_ERROR_CONTEXT_IS_DESTROYED;
+    if (rc == CUDA_SUCCESS)
+        *id = c->id;
     return fake_leave(rc);
 }
 
@@ -973,6 +991,7 @@ static const proc_entry procs[] = {
     {"cuDevicePrimaryCtxGetState", 7000, 99999, (void *)f_cuDevicePrimaryCtxGetState},
     {"cuCtxGetCurrent", 4000, 99999, (void *)f_cuCtxGetCurrent},
     {"cuCtxSetCurrent", 4000, 99999, (void *)f_cuCtxSetCurrent},
+    {"cuCtxGetId", 12000, 99999, (void *)f_cuCtxGetId},
     {"cuCtxGetDevice", 2000, 12999, (void *)f_cuCtxGetDevice},
     {"cuCtxGetDevice", 13000, 99999, (void *)f_cuCtxGetDevice_v2},
     {"cuCtxSynchronize", 2000, 12999, (void *)f_cuCtxSynchronize},
@@ -1034,6 +1053,19 @@ FAKE_EXPORT CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn, in
 }
 
 /* ---- the test API (fakecuda.h) -------------------------------------------------------------- */
+
+FAKE_EXPORT uintptr_t fake_create_context(int device)
+{
+    pthread_mutex_lock(&fake_g.lock);
+    fake_ctx *c = NULL;
+    if (device >= 0 && device < fake_g.device_count && fake_g.extra_count < FAKE_EXTRA_CONTEXTS) {
+        c = &fake_g.extra[fake_g.extra_count++];
+        *c = (fake_ctx){ .device = device, .refcount = 1, .active = 1,
+                         .id = ++fake_g.next_ctx_id };
+    }
+    pthread_mutex_unlock(&fake_g.lock);
+    return (uintptr_t)c;
+}
 
 FAKE_EXPORT size_t fake_call_count(void)
 {

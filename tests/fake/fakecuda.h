@@ -73,7 +73,8 @@ typedef void (*fake_host_kernel)(const void *params, size_t size, const unsigned
     X(void *, fake_global_storage, (const char *name, size_t *size))                        \
     X(int, fake_module_has_kernel, (uintptr_t module, const char *name))                    \
     X(size_t, fake_live_allocations, (void))                                                \
-    X(void, fake_dump_log, (void *file))
+    X(void, fake_dump_log, (void *file))                                                    \
+    X(uintptr_t, fake_create_context, (int device))
 
 #define FAKECUDA_DECLARE(ret, name, params) ret name params;
 FAKECUDA_API(FAKECUDA_DECLARE)
