@@ -158,6 +158,17 @@ RT_API cudaError_t cudaMemsetAsync_ptsz(void *devPtr, int value, size_t count,
 
 /* A copy between devices.  With unified addressing every pointer names its device, so once the
  * ordinals are valid this is an ordinary copy (synchronous when async is false). */
+/* Whether ptr is device memory (cudaMalloc'd or managed) to the driver. */
+static bool rt_is_device_memory(const void *ptr)
+{
+    CUpointer_attribute which[] = { CU_POINTER_ATTRIBUTE_MEMORY_TYPE };
+    unsigned type = 0;
+    void *data[] = { &type };
+    return rt_drv.cuPointerGetAttributes(1, which, data, rt_dptr(ptr)) == CUDA_SUCCESS &&
+           type == CU_MEMORYTYPE_DEVICE;
+}
+
+/* Peer copies take device memory on both sides. */
 static cudaError_t rt_memcpy_peer(void *dst, int dstDevice, const void *src, int srcDevice,
                                   size_t count, bool async, CUstream stream)
 {
@@ -170,8 +181,8 @@ static cudaError_t rt_memcpy_peer(void *dst, int dstDevice, const void *src, int
         return cudaErrorInvalidDevice;
     if (count == 0)
         return cudaSuccess;
-    if (!dst || !src)
-        return cudaErrorInvalidValue;
+    if (!dst || !src || !rt_is_device_memory(dst) || !rt_is_device_memory(src))
+        return cudaErrorInvalidValue;       /* NVIDIA's runtime too, for a host pointer (H200) */
     CUresult r = async ? rt_drv.cuMemcpyAsync(rt_dptr(dst), rt_dptr(src), count, stream)
                        : rt_drv.cuMemcpy(rt_dptr(dst), rt_dptr(src), count);
     return rt_memory_result(d, r);

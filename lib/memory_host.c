@@ -128,13 +128,19 @@ RT_API cudaError_t cudaHostGetFlags(unsigned int *pFlags, void *pHost)
 
 RT_API cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags)
 {
-    /* Documented: size 0 and flags other than Global / Host are cudaErrorInvalidValue. */
-    if (!devPtr || size == 0 || (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost))
+    /* Flags other than Global / Host are cudaErrorInvalidValue.  Size 0 is documented as
+     * cudaErrorInvalidValue too, but NVIDIA's runtime answered cudaSuccess on the H200: like
+     * cudaMalloc, it gives a NULL pointer. */
+    if (!devPtr || (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost))
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
         RT_RETURN(e);
+    if (size == 0) {
+        *devPtr = NULL;
+        return cudaSuccess;
+    }
     CUdeviceptr p = 0;
     e = rt_memory_result(d, rt_drv.cuMemAllocManaged(&p, size, flags));
     if (e == cudaSuccess)

@@ -114,6 +114,10 @@ RT_API cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d, *target;
     cudaError_t e = rt_pool_device(device, &d, &target);
+    /* Unlike cudaDeviceGetDefaultMemPool, a bad device here is cudaErrorInvalidValue in
+     * NVIDIA's runtime (measured on the H200). */
+    if (e == cudaErrorInvalidDevice)
+        e = cudaErrorInvalidValue;
     if (e == cudaSuccess)
         e = rt_graph_result(d, rt_drv.cuDeviceGetMemPool(memPool, target->cu));
     RT_RETURN(e);

@@ -252,15 +252,20 @@ RT_API cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc *pRe
 RT_API cudaError_t cudaGetTextureObjectTextureDesc(struct cudaTextureDesc *pTexDesc,
                                                    cudaTextureObject_t texObject)
 {
-    if (!pTexDesc)
-        RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
         RT_RETURN(e);
+    /* The object is checked before the output pointer: NVIDIA's runtime answered
+     * cudaErrorInvalidResourceHandle for (NULL, 0) on the H200, where the driver itself accepts
+     * object 0. */
+    if (!texObject)
+        RT_RETURN(cudaErrorInvalidResourceHandle);
     CUDA_TEXTURE_DESC cu_tex;
     e = rt_error_from_cu(rt_drv.cuTexObjectGetTextureDesc(&cu_tex, (CUtexObject)texObject));
     rt_device_note_error(d, e);
+    if (e == cudaSuccess && !pTexDesc)
+        e = cudaErrorInvalidValue;
     if (e == cudaSuccess)
         rt_texture_from_cu(&cu_tex, pTexDesc);
     RT_RETURN(e);
@@ -321,8 +326,6 @@ RT_API cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject)
 RT_API cudaError_t cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc *pResDesc,
                                                     cudaSurfaceObject_t surfObject)
 {
-    if (!pResDesc)
-        RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
@@ -330,6 +333,10 @@ RT_API cudaError_t cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc *pRe
     CUDA_RESOURCE_DESC cu_res;
     e = rt_error_from_cu(rt_drv.cuSurfObjectGetResourceDesc(&cu_res, (CUsurfObject)surfObject));
     rt_device_note_error(d, e);
+    /* A NULL output for a live surface: NVIDIA's runtime answered cudaErrorInvalidDevice on the
+     * H200 (not cudaErrorInvalidValue), and so does minicudart. */
+    if (e == cudaSuccess && !pResDesc)
+        e = cudaErrorInvalidDevice;
     if (e == cudaSuccess)
         rt_resource_from_cu(&cu_res, pResDesc);
     RT_RETURN(e);

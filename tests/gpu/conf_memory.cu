@@ -190,14 +190,18 @@ int main(void)
 
     // peer copies on one device
     CHECK(cudaMemcpyPeer(db, 0, da, 0, bytes));
-    CHECK(cudaMemcpyPeerAsync(result, 0, db, 0, bytes, s));
+    // Peer copies take device memory on both sides: NVIDIA's runtime refuses a host pointer.
+    probe("cudaMemcpyPeerAsync(host dst)", cudaMemcpyPeerAsync(result, 0, db, 0, bytes, s), -1);
+    CHECK(cudaMemcpyPeerAsync(da, 0, db, 0, bytes, s));
+    CHECK(cudaMemcpy(result, da, bytes, cudaMemcpyDeviceToHost));
     CHECK(cudaDeviceSynchronize());
     printf("peer copy checksum %lu\n", checksum(result, bytes));
     cudaMemcpy3DPeerParms peer = {};
     peer.srcPtr = make_cudaPitchedPtr(da, 400, 400, 10);
-    peer.dstPtr = make_cudaPitchedPtr(result, 400, 400, 10);
+    peer.dstPtr = make_cudaPitchedPtr(db, 400, 400, 10);
     peer.extent = make_cudaExtent(400, 10, 1);
     CHECK(cudaMemcpy3DPeer(&peer));
+    CHECK(cudaMemcpy(result, db, bytes, cudaMemcpyDeviceToHost));
     printf("3D peer copy checksum %lu\n", checksum(result, bytes));
 
     // symbols
@@ -246,7 +250,7 @@ int main(void)
           cudaMemcpyAsync(NULL, db, 4, cudaMemcpyDeviceToDevice, s), cudaErrorInvalidValue);
     probe("cudaMemcpy3D(NULL)", cudaMemcpy3D(NULL), cudaErrorInvalidValue);
     probe("cudaMallocManaged(size 0)", cudaMallocManaged(&p, 0, cudaMemAttachGlobal),
-          cudaErrorInvalidValue);
+          cudaSuccess);                     /* documented InvalidValue; NVIDIA's runtime: 0 */
     probe("cudaMallocManaged(flags Single)", cudaMallocManaged(&p, 16, cudaMemAttachSingle),
           cudaErrorInvalidValue);
     probe("cudaHostAlloc(NULL)", cudaHostAlloc(NULL, 16, 0), cudaErrorInvalidValue);

@@ -406,7 +406,6 @@ static void invalid_arguments(void)
     probe("cudaEventElapsedTime(DisableTiming, DisableTiming)",
           cudaEventElapsedTime(&ms, untimed1, untimed2));
     probe("cudaEventElapsedTime(never recorded, timed)", cudaEventElapsedTime(&ms, never, timed));
-    probe("cudaEventElapsedTime(NULL ms)", cudaEventElapsedTime(NULL, timed, timed));
     probe("cudaEventElapsedTime(same event twice)", cudaEventElapsedTime(&ms, timed, timed));
     printf("  ms %.3f\n", ms == 0.0f ? 0.0 : -1.0);
     probe("cudaEventQuery(never recorded)", cudaEventQuery(never));
@@ -419,10 +418,9 @@ static void invalid_arguments(void)
     expect("cudaStreamGetFlags(s, NULL)", cudaStreamGetFlags(s, NULL), cudaErrorInvalidValue);
     expect("cudaStreamGetPriority(s, NULL)", cudaStreamGetPriority(s, NULL),
            cudaErrorInvalidValue);
-    probe("cudaStreamGetDevice(s, NULL)", cudaStreamGetDevice(s, NULL));
-    probe("cudaStreamGetId(s, NULL)", cudaStreamGetId(s, NULL));
-    probe("cudaStreamGetAttribute(s, Priority, NULL)",
-          cudaStreamGetAttribute(s, cudaLaunchAttributePriority, NULL));
+    /* Not probed: cudaStreamGetDevice(s, NULL), which crashes NVIDIA's runtime (SIGSEGV, on the
+     * H200), nor cudaStreamGetId, cudaStreamGetAttribute and cudaEventElapsedTime with a NULL
+     * output, which may. */
     probe("cudaStreamGetAttribute(s, Cooperative)",
           cudaStreamGetAttribute(s, cudaLaunchAttributeCooperative, &v));
     probe("cudaStreamSetAttribute(s, ClusterDimension)",

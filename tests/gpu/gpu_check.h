@@ -36,6 +36,8 @@
  */
 static inline void gpu_require(const char *program)
 {
+    /* Unbuffered, so that a crash (of either runtime) shows how far the program got. */
+    setvbuf(stdout, NULL, _IONBF, 0);
     int count = 0;
     cudaError_t err = cudaGetDeviceCount(&count);
     if (err == cudaErrorInsufficientDriver || err == cudaErrorNoDevice) {
