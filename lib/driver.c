@@ -10,7 +10,9 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "internal.h"
 
@@ -21,6 +23,47 @@ struct rt_driver rt_drv;
 
 static pthread_once_t rt_driver_once = PTHREAD_ONCE_INIT;
 static cudaError_t rt_driver_status = cudaErrorInitializationError;
+
+/* driver_api.def as data: the names in one NUL-separated string, and per entry the ABI version,
+ * the cuGetProcAddress flags, whether it may be missing and where its pointer goes in rt_drv.
+ * (A loop over data, not a call per entry: the table is on every program's start-up path and
+ * in every statically linked binary.) */
+static const char rt_driver_names[] =
+#define DRIVER_FN(name, version) #name "\0"
+#define DRIVER_FN_OPTIONAL(name, version) #name "\0"
+#define DRIVER_FN_PTDS(name, version) #name "\0"
+#define DRIVER_FN_PTSZ(name, version) #name "\0"
+#include "driver_api.def"
+#undef DRIVER_FN
+#undef DRIVER_FN_OPTIONAL
+#undef DRIVER_FN_PTDS
+#undef DRIVER_FN_PTSZ
+    ;
+
+static const struct rt_driver_entry {
+    uint16_t version;
+    uint8_t flags;              /* CU_GET_PROC_ADDRESS_DEFAULT or ..._PER_THREAD_DEFAULT_STREAM */
+    bool optional;
+    uint16_t offset;            /* of the pointer in struct rt_driver */
+} rt_driver_entries[] = {
+#define PER_THREAD CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM
+#define DRIVER_FN(name, version) \
+    { version, CU_GET_PROC_ADDRESS_DEFAULT, false, offsetof(struct rt_driver, name) },
+#define DRIVER_FN_OPTIONAL(name, version) \
+    { version, CU_GET_PROC_ADDRESS_DEFAULT, true, offsetof(struct rt_driver, name) },
+#define DRIVER_FN_PTDS(name, version) \
+    { version, PER_THREAD, false, offsetof(struct rt_driver, name##_ptds) },
+#define DRIVER_FN_PTSZ(name, version) \
+    { version, PER_THREAD, false, offsetof(struct rt_driver, name##_ptsz) },
+#include "driver_api.def"
+#undef DRIVER_FN
+#undef DRIVER_FN_OPTIONAL
+#undef DRIVER_FN_PTDS
+#undef DRIVER_FN_PTSZ
+#undef PER_THREAD
+};
+
+_Static_assert(sizeof(struct rt_driver) <= UINT16_MAX, "rt_driver_entry.offset is 16 bits");
 
 /* Resolves one entry point.  A symbol the driver lacks comes back as CUDA_SUCCESS with a NULL
  * pointer, so both the result and the pointer are checked. */
@@ -66,25 +109,14 @@ static cudaError_t rt_driver_load_once(void)
     }
 
     bool complete = true;
-#define DRIVER_FN(name, version) \
-    complete &= rt_driver_resolve(get, #name, version, CU_GET_PROC_ADDRESS_DEFAULT, false, \
-                                  (void **)&rt_drv.name);
-#define DRIVER_FN_OPTIONAL(name, version) \
-    complete &= rt_driver_resolve(get, #name, version, CU_GET_PROC_ADDRESS_DEFAULT, true, \
-                                  (void **)&rt_drv.name);
-#define DRIVER_FN_PTDS(name, version) \
-    complete &= rt_driver_resolve(get, #name, version, \
-                                  CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM, false, \
-                                  (void **)&rt_drv.name##_ptds);
-#define DRIVER_FN_PTSZ(name, version) \
-    complete &= rt_driver_resolve(get, #name, version, \
-                                  CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM, false, \
-                                  (void **)&rt_drv.name##_ptsz);
-#include "driver_api.def"
-#undef DRIVER_FN
-#undef DRIVER_FN_OPTIONAL
-#undef DRIVER_FN_PTDS
-#undef DRIVER_FN_PTSZ
+    const char *name = rt_driver_names;
+    for (size_t i = 0; i < sizeof rt_driver_entries / sizeof rt_driver_entries[0]; i++) {
+        const struct rt_driver_entry *entry = &rt_driver_entries[i];
+        void **slot = (void **)((char *)&rt_drv + entry->offset);
+        complete &= rt_driver_resolve(get, name, entry->version, entry->flags, entry->optional,
+                                      slot);
+        name += strlen(name) + 1;
+    }
 
     int version = 0;
     if (rt_drv.cuDriverGetVersion)

@@ -6,43 +6,67 @@
  * public entry point leaves through rt_exit, which stores a failure in the calling thread's last
  * error: the slot is per thread, a success never clears it, and only cudaGetLastError resets it.
  */
+#include <string.h>
+
 #include "internal.h"
 
 atomic_bool rt_unloading;
 
 static _Thread_local cudaError_t rt_last_error = cudaSuccess;
 
-struct rt_error_row {
-    cudaError_t code;
-    const char *name;
-    const char *message;
-    bool sticky;
-};
+/* The table as data without pointers: the names and the messages are each one string of
+ * NUL-separated entries in table order, so the rows hold no addresses to relocate at load time
+ * (133 rows of two pointers each would be 6 KB of relocations in every program). */
+static const char rt_error_names[] =
+#define RT_ERROR(name, value, message, sticky) #name "\0"
+#include "errors.def"
+#undef RT_ERROR
+    ;
 
-static const struct rt_error_row rt_error_table[] = {
-#define RT_ERROR(name, value, message, sticky) { name, #name, message, sticky },
+static const char rt_error_messages[] =
+#define RT_ERROR(name, value, message, sticky) message "\0"
+#include "errors.def"
+#undef RT_ERROR
+    ;
+
+static const struct rt_error_row {
+    int code;
+    bool sticky;
+} rt_error_table[] = {
+#define RT_ERROR(name, value, message, sticky) { value, sticky },
 #include "errors.def"
 #undef RT_ERROR
 };
 
-static const struct rt_error_row *rt_error_row(cudaError_t e)
+enum { RT_ERROR_COUNT = sizeof rt_error_table / sizeof rt_error_table[0] };
+
+/* The row of e, or -1. */
+static int rt_error_row(cudaError_t e)
 {
-    for (size_t i = 0; i < sizeof rt_error_table / sizeof rt_error_table[0]; i++)
-        if (rt_error_table[i].code == e)
-            return &rt_error_table[i];
-    return NULL;
+    for (int i = 0; i < RT_ERROR_COUNT; i++)
+        if (rt_error_table[i].code == (int)e)
+            return i;
+    return -1;
+}
+
+/* The row-th string of a NUL-separated list. */
+static const char *rt_error_nth(const char *list, int row)
+{
+    while (row-- > 0)
+        list += strlen(list) + 1;
+    return list;
 }
 
 const char *rt_error_name(cudaError_t e)
 {
-    const struct rt_error_row *row = rt_error_row(e);
-    return row ? row->name : "unrecognized error code";
+    int row = rt_error_row(e);
+    return row >= 0 ? rt_error_nth(rt_error_names, row) : "unrecognized error code";
 }
 
 bool rt_error_is_sticky(cudaError_t e)
 {
-    const struct rt_error_row *row = rt_error_row(e);
-    return row && row->sticky;
+    int row = rt_error_row(e);
+    return row >= 0 && rt_error_table[row].sticky;
 }
 
 cudaError_t rt_error_from_cu(CUresult r)
@@ -83,6 +107,6 @@ RT_API const char *cudaGetErrorName(cudaError_t error)
 
 RT_API const char *cudaGetErrorString(cudaError_t error)
 {
-    const struct rt_error_row *row = rt_error_row(error);
-    return row ? row->message : "unrecognized error code";
+    int row = rt_error_row(error);
+    return row >= 0 ? rt_error_nth(rt_error_messages, row) : "unrecognized error code";
 }
