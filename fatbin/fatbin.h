@@ -196,6 +196,42 @@ typedef int (*fatbin_wrapper_cb)(const fatbin_file_wrapper *w, void *user);
 long fatbin_file_wrappers(const uint8_t *file, size_t size, fatbin_wrapper_cb on_wrapper,
                           void *user, fatbin_error *err);
 
+/* ---- dynamic linking (for `fatbin check`) --------------------------------------------------- */
+
+/* Added: the string entries of .dynamic that tell which libraries a file needs. */
+#define FATBIN_DT_NEEDED 1u
+#define FATBIN_DT_SONAME 14u
+
+typedef int (*fatbin_dynamic_cb)(uint64_t tag, const char *value, void *user);
+
+/* Added: calls `on_entry` for each DT_NEEDED and DT_SONAME entry of the SHT_DYNAMIC section, in
+ * order up to DT_NULL, with its string from the section's string table.  Returns the number of
+ * entries (0 for a file without .dynamic: static executables, objects), or FATBIN_BAD if the
+ * file is not ELF or a string lies outside its table.  A non-zero callback result stops. */
+long fatbin_file_dynamic(const uint8_t *file, size_t size, fatbin_dynamic_cb on_entry, void *user,
+                         fatbin_error *err);
+
+/* Added: one named symbol of .symtab or .dynsym. */
+typedef struct fatbin_file_symbol {
+    const char *name;           /* NUL-terminated inside the file */
+    const char *version;        /* .dynsym imports: the version needed (.gnu.version_r), e.g.
+                                 * "libcudart.so.13"; NULL if unversioned or defined */
+    const char *version_file;   /* the library that version is needed from; NULL likewise */
+    bool dynamic;               /* from .dynsym, else from .symtab */
+    bool defined;               /* st_shndx != SHN_UNDEF */
+    uint8_t bind;               /* STB_LOCAL 0, STB_GLOBAL 1, STB_WEAK 2 */
+    uint8_t type;               /* STT_NOTYPE 0, STT_OBJECT 1, STT_FUNC 2, ... */
+} fatbin_file_symbol;
+
+typedef int (*fatbin_symbol_cb)(const fatbin_file_symbol *s, void *user);
+
+/* Added: calls `on_symbol` for every named symbol of every SHT_SYMTAB and SHT_DYNSYM section
+ * (a stripped file has only .dynsym).  Returns the number of symbols, or FATBIN_BAD if the file
+ * is not ELF or a table, a name or a version record is malformed.  Non-zero from the callback
+ * stops the walk. */
+long fatbin_file_symbols(const uint8_t *file, size_t size, fatbin_symbol_cb on_symbol, void *user,
+                         fatbin_error *err);
+
 /* ---- cubins --------------------------------------------------------------------------------- */
 
 typedef struct cubin {

@@ -23,7 +23,7 @@
 #define MAX_IMAGE_SIZE (1ull << 32)   /* refuse to allocate more than this for one image */
 #define MAX_PARAMS 4096u
 
-enum command { CMD_LIST, CMD_KERNELS, CMD_EXTRACT, CMD_CHOOSE, CMD_WRAPPERS };
+enum command { CMD_LIST, CMD_KERNELS, CMD_EXTRACT, CMD_CHOOSE, CMD_WRAPPERS, CMD_CHECK };
 
 typedef struct options {
     enum command cmd;
@@ -41,6 +41,8 @@ typedef struct walk {
     const uint8_t *file;
     unsigned long containers, entries, compressed, errors;   /* over all files */
     unsigned long file_first;       /* value of `containers` when this file started */
+    char archs[32][24];             /* check: distinct entry archs of this file, in order */
+    unsigned narchs;
 } walk;
 
 /* Index of the container being walked, counted from 0 in each file. */
@@ -63,6 +65,13 @@ static void usage(FILE *to)
         "  extract FILE -o DIR       every entry, decompressed, as DIR/c<C>-e<E>.<arch>.<ext>\n"
         "  choose --sm N FILE [--ptx]  the entry a runtime would load on an sm_N device, and why\n"
         "  wrappers FILE             the wrappers in .nvFatBinSegment\n"
+        "  check FILE...             whether minicudart can serve an executable or shared\n"
+        "                            library, and why: it links the shared runtime\n"
+        "                            (libcudart.so.13: swap it with LD_LIBRARY_PATH), has a\n"
+        "                            runtime linked in statically (NVIDIA's cudart_static or\n"
+        "                            minicudart: rebuild), or uses no CUDA runtime; plus the\n"
+        "                            fatbins it carries and their SMs.  Exit status 0 whenever\n"
+        "                            the file could be classified\n"
         "  --help                    this text\n"
         "\n"
         "Exit status is non-zero on any error (missing file, not ELF, no fatbin, malformed).\n");
@@ -70,11 +79,11 @@ static void usage(FILE *to)
 
 static int parse_args(int argc, char **argv, options *opt)
 {
-    static const char *names[] = { "list", "kernels", "extract", "choose", "wrappers" };
+    static const char *names[] = { "list", "kernels", "extract", "choose", "wrappers", "check" };
     memset(opt, 0, sizeof *opt);
     opt->sm = -1;
     int found = -1;
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < 6; i++)
         if (argc > 1 && strcmp(argv[1], names[i]) == 0)
             found = i;
     if (found < 0) {
@@ -203,6 +212,18 @@ static void list_entry(walk *w, const fatbin_file_section *sec, const fatbin_ent
            (unsigned long long)fatbin_entry_image_size(e), flags_hex(e->flags), sec->name);
 }
 
+/* check: remembers each distinct arch ("sm_90", "compute_90") of this file's entries. */
+static void note_arch(walk *w, const fatbin_entry *e)
+{
+    char arch[24];
+    fatbin_arch_name(e, arch, sizeof arch);
+    for (unsigned i = 0; i < w->narchs; i++)
+        if (strcmp(w->archs[i], arch) == 0)
+            return;
+    if (w->narchs < sizeof w->archs / sizeof w->archs[0])
+        memcpy(w->archs[w->narchs++], arch, sizeof arch);
+}
+
 /* ---- kernels -------------------------------------------------------------------------------- */
 
 static void print_params(const cubin_kernel *k)
@@ -318,6 +339,8 @@ static int on_container(const fatbin_file_section *sec, const fatbin_container *
             write_entry(w, c, &e, index);
         else if (w->opt->cmd == CMD_KERNELS && w->opt->sm < 0 && e.kind == FATBIN_KIND_ELF)
             kernels_of_entry(w, c, &e, index);
+        else if (w->opt->cmd == CMD_CHECK)
+            note_arch(w, &e);
         w->entries++;
         w->compressed += (e.flags & FATBIN_FLAG_COMPRESSION_MASK) != 0;
         index++;
@@ -356,6 +379,257 @@ static int on_wrapper(const fatbin_file_wrapper *fw, void *user)
     return 0;
 }
 
+/* ---- check --------------------------------------------------------------------------------- */
+
+/* What `check` gathers from .dynamic and the symbol tables (PROTOCOL.md 9.1, 10.1). */
+typedef struct evidence {
+    const char *soname;
+    const char *cudart_needed;      /* first DT_NEEDED libcudart.so* */
+    const char *cuda_needed;        /* DT_NEEDED libcuda.so* (the driver) */
+    const char *import_lib;         /* library the runtime imports come from */
+    unsigned long rt_imports, drv_imports, rt_defs, key_defs, symtab_syms;
+    const char *rt_examples[3], *drv_example, *key_def;
+    bool key_def_local, minicudart_hook;
+} evidence;
+
+/* The registration/launch internals every nvcc-built program calls (PROTOCOL.md 9.2), and the
+ * commonest API names: a file that defines one of these carries a runtime. */
+static const char *const runtime_keys[] = {
+    "__cudaRegisterFatBinary", "__cudaRegisterFatBinaryEnd", "__cudaUnregisterFatBinary",
+    "__cudaRegisterFunction", "__cudaRegisterVar", "__cudaPushCallConfiguration",
+    "__cudaPopCallConfiguration", "__cudaLaunchKernel", "__cudaGetKernel", "__cudaInitModule",
+    "cudaMalloc", "cudaLaunchKernel", "cudaFree", "cudaMemcpy", "cudaGetDeviceCount",
+};
+
+static bool starts(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static bool is_upper(char c)
+{
+    return c >= 'A' && c <= 'Z';
+}
+
+/* cudaXxx, or a __cudaXxx internal. */
+static bool runtime_name(const char *n)
+{
+    return (starts(n, "cuda") && is_upper(n[4])) || (starts(n, "__cuda") && is_upper(n[6]));
+}
+
+/* cuXxx: the driver API (libcuda.so.1). */
+static bool driver_name(const char *n)
+{
+    return starts(n, "cu") && is_upper(n[2]);
+}
+
+static int on_dynamic(uint64_t tag, const char *value, void *user)
+{
+    evidence *ev = user;
+    if (tag == FATBIN_DT_SONAME)
+        ev->soname = value;
+    else if (starts(value, "libcudart.so") && !ev->cudart_needed)
+        ev->cudart_needed = value;
+    else if (starts(value, "libcuda.so") && !ev->cuda_needed)
+        ev->cuda_needed = value;
+    return 0;
+}
+
+/* Three examples, __cudaRegisterFatBinary and cudaMalloc first, then the first others seen. */
+static int example_rank(const char *name)
+{
+    return strcmp(name, "__cudaRegisterFatBinary") == 0 ? 0 : strcmp(name, "cudaMalloc") == 0 ? 1 : 2;
+}
+
+static void add_example(evidence *ev, const char *name)
+{
+    size_t at = 0;
+    while (at < 3 && ev->rt_examples[at] &&
+           example_rank(ev->rt_examples[at]) <= example_rank(name))
+        at++;
+    if (at == 3)
+        return;
+    memmove(&ev->rt_examples[at + 1], &ev->rt_examples[at], (2 - at) * sizeof(char *));
+    ev->rt_examples[at] = name;
+}
+
+static int on_symbol(const fatbin_file_symbol *s, void *user)
+{
+    evidence *ev = user;
+    if (!s->dynamic)
+        ev->symtab_syms++;
+    if (!s->defined) {
+        if (!s->dynamic)
+            return 0;           /* .dynsym lists every import */
+        if (runtime_name(s->name)) {
+            ev->rt_imports++;
+            add_example(ev, s->name);
+            if (!ev->import_lib || (s->version_file && !starts(ev->import_lib, "libcudart.so")))
+                ev->import_lib = s->version_file ? s->version_file : ev->cudart_needed;
+        } else if (driver_name(s->name)) {
+            ev->drv_imports++;
+            if (!ev->drv_example)
+                ev->drv_example = s->name;
+        }
+        return 0;
+    }
+    if (strcmp(s->name, "minicudart_set_trace_hook") == 0)
+        ev->minicudart_hook = true;
+    if (s->dynamic && ev->symtab_syms > 0)
+        return 0;               /* counted in .symtab already (it comes first) */
+    if (!runtime_name(s->name) || s->type != 2 /* STT_FUNC */)
+        return 0;
+    ev->rt_defs++;
+    for (size_t i = 0; i < sizeof runtime_keys / sizeof runtime_keys[0]; i++)
+        if (strcmp(s->name, runtime_keys[i]) == 0) {
+            ev->key_defs++;
+            if (!ev->key_def || strcmp(s->name, "__cudaRegisterFatBinary") == 0) {
+                ev->key_def = s->name;
+                ev->key_def_local = s->bind == 0;
+            }
+        }
+    return 0;
+}
+
+static bool contains(const uint8_t *data, size_t size, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (const uint8_t *p = data; size >= n; ) {
+        const uint8_t *hit = memchr(p, needle[0], size - n + 1);
+        if (!hit)
+            return false;
+        if (memcmp(hit, needle, n) == 0)
+            return true;
+        size -= (size_t)(hit - p) + 1;
+        p = hit + 1;
+    }
+    return false;
+}
+
+/* Which static runtime: minicudart's library defines minicudart_set_trace_hook and reads
+ * MINICUDART_* variables; NVIDIA's cudart_static has "libcudart_static_<hash>" symbols and
+ * names its shared memory "/cudart.shm.*" (the string survives stripping). */
+static const char *static_runtime(const evidence *ev, const uint8_t *data, size_t size,
+                                  const char **why)
+{
+    if (ev->minicudart_hook) {
+        *why = "defines minicudart_set_trace_hook (minicudart's static library)";
+        return "minicudart's static library";
+    }
+    if (contains(data, size, "libcudart_static_")) {
+        *why = "contains \"libcudart_static_<hash>\" strings (NVIDIA's cudart_static)";
+        return "NVIDIA's cudart_static";
+    }
+    if (contains(data, size, "/cudart.shm.")) {
+        *why = "contains the string \"/cudart.shm.\" (NVIDIA's cudart_static)";
+        return "NVIDIA's cudart_static";
+    }
+    if (contains(data, size, "MINICUDART_TRACE")) {
+        *why = "contains the string \"MINICUDART_TRACE\" (minicudart's static library)";
+        return "minicudart's static library";
+    }
+    *why = NULL;
+    return "an unknown static runtime";
+}
+
+#define REBUILD "rebuild it with `nvcc -cudart=shared` (then swap libcudart.so.13) or " \
+                "`nvcc -cudart=none ... -lminicudart`"
+
+static void check_summary(const char *path, const evidence *ev, const walk *w,
+                          unsigned long containers, unsigned long wrappers,
+                          const uint8_t *data, size_t size)
+{
+    const char *why = NULL;
+    bool stripped = ev->symtab_syms == 0;
+    if (ev->soname && starts(ev->soname, "libcudart.so") && ev->rt_defs > 0) {
+        printf("%s: is a CUDA runtime library itself (SONAME %s, %s)\n", path, ev->soname,
+               ev->minicudart_hook ? "minicudart" : "not minicudart");
+    } else if (ev->rt_imports > 0) {
+        const char *lib = ev->import_lib ? ev->import_lib : "an unnamed library";
+        if (strcmp(lib, "libcudart.so.13") == 0)
+            printf("%s: links the shared runtime (libcudart.so.13): minicudart can replace it "
+                   "without a rebuild (LD_LIBRARY_PATH=<dir of minicudart's libcudart.so.13>)\n",
+                   path);
+        else if (starts(lib, "libcudart.so"))
+            printf("%s: links the shared runtime of another CUDA major (%s): minicudart "
+                   "(libcudart.so.13) cannot serve it; rebuild it with CUDA 13 "
+                   "(`nvcc -cudart=shared`)\n", path, lib);
+        else
+            printf("%s: links the shared runtime through %s (no libcudart.so.13 version): "
+                   "minicudart can serve it only if that library is libcudart.so.13\n", path, lib);
+    } else if (ev->key_defs > 0 || (stripped && (containers > 0 || wrappers > 0))) {
+        const char *which = static_runtime(ev, data, size, &why);
+        printf("%s: has a runtime linked in statically (%s): it cannot be swapped%s; %s\n",
+               path, which, starts(which, "minicudart") ? " (it runs on minicudart as built)" :
+               "", REBUILD);
+    } else {
+        printf("%s: no CUDA runtime use%s: nothing for minicudart to replace\n", path,
+               ev->drv_imports > 0 || ev->cuda_needed ? " (it calls the driver API directly)" : "");
+    }
+
+    if (ev->soname)
+        printf("  SONAME %s\n", ev->soname);
+    if (ev->cudart_needed)
+        printf("  needs %s (DT_NEEDED)\n", ev->cudart_needed);
+    if (ev->cuda_needed)
+        printf("  needs %s (DT_NEEDED): the driver\n", ev->cuda_needed);
+    if (ev->rt_imports > 0) {
+        printf("  imports %lu runtime symbols from %s, e.g.", ev->rt_imports,
+               ev->import_lib ? ev->import_lib : "an unnamed library (unversioned)");
+        for (size_t i = 0; i < 3 && ev->rt_examples[i]; i++)
+            printf("%s %s", i ? "," : "", ev->rt_examples[i]);
+        printf("\n");
+    }
+    if (ev->drv_imports > 0)
+        printf("  imports %lu driver API symbols (cu*), e.g. %s\n", ev->drv_imports,
+               ev->drv_example);
+    if (ev->key_def)
+        printf("  defines %s (%s, static runtime); %lu cuda* functions defined in all\n",
+               ev->key_def, ev->key_def_local ? "local" : "global", ev->rt_defs);
+    if (ev->rt_imports == 0 && ev->key_defs == 0 && ev->rt_defs > 0)
+        printf("  defines %lu cuda* functions, none of them a runtime entry point\n", ev->rt_defs);
+    if (why)
+        printf("  %s\n", why);
+    if (stripped)
+        printf("  stripped: no .symtab (only .dynsym was read)\n");
+    if (ev->rt_imports == 0 && ev->key_defs == 0 && stripped && (containers > 0 || wrappers > 0))
+        printf("  imports no runtime symbol yet carries fatbins: the runtime must be built in\n");
+    if (containers == 0 && wrappers == 0) {
+        printf("  no fatbins: no kernels of its own\n");
+        return;
+    }
+    printf("  fatbins: %lu containers, %lu entries, %lu compressed, %lu errors; %lu wrappers in "
+           ".nvFatBinSegment\n", containers, w->entries, w->compressed, w->errors, wrappers);
+    printf("  archs:");
+    for (unsigned i = 0; i < w->narchs; i++)
+        printf(" %s", w->archs[i]);
+    printf("%s\n", w->narchs ? "" : " none");
+}
+
+/* One file: the fatbin walk (counted as `list` counts), then .dynamic and the symbols. */
+static int check_file(walk *w, const uint8_t *data, size_t size)
+{
+    fatbin_error err;
+    evidence ev;
+    memset(&ev, 0, sizeof ev);
+    /* Totals are per file here: check prints them in the file's own summary. */
+    w->containers = w->entries = w->compressed = w->errors = w->file_first = 0;
+    w->narchs = 0;
+    if (fatbin_file_dynamic(data, size, on_dynamic, &ev, &err) < 0 ||
+        fatbin_file_symbols(data, size, on_symbol, &ev, &err) < 0) {
+        fprintf(stderr, "fatbin: %s: %s (offset 0x%zx)%s\n", w->path, err.message, err.offset,
+                err.offset == 0 ? ": check needs an executable or a shared library" : "");
+        return -1;
+    }
+    long n = fatbin_file_scan(data, size, on_container, on_error, w, &err);
+    long wrappers = fatbin_file_wrappers(data, size, NULL, NULL, &err);
+    if (n < 0)
+        w->errors++;
+    check_summary(w->path, &ev, w, w->containers, wrappers > 0 ? (unsigned long)wrappers : 0,
+                  data, size);
+    return 0;
+}
+
 /* `kernels` on a cubin file itself. */
 static bool is_cubin(const uint8_t *data, size_t size)
 {
@@ -373,6 +647,8 @@ static int run_file(walk *w, const uint8_t *data, size_t size)
                 err.offset);
         return -1;
     }
+    if (w->opt->cmd == CMD_CHECK)
+        return check_file(w, data, size);
     if (w->opt->cmd == CMD_WRAPPERS) {
         long n = fatbin_file_wrappers(data, size, on_wrapper, NULL, &err);
         if (n < 0)
@@ -430,5 +706,7 @@ int main(int argc, char **argv)
     if (opt.cmd == CMD_LIST)
         printf("%lu containers, %lu entries, %lu compressed, %lu errors\n", w.containers,
                w.entries, w.compressed, w.errors);
+    if (opt.cmd == CMD_CHECK)
+        return failed;          /* a malformed fatbin is evidence, not a failure to classify */
     return failed || w.errors ? 1 : 0;
 }

@@ -110,6 +110,20 @@ static int on_wrapper(const fatbin_file_wrapper *w, void *user)
     return 0;
 }
 
+/* The dynamic-linking readers `fatbin check` uses: every string and version is touched. */
+static int on_dynamic(uint64_t tag, const char *value, void *user)
+{
+    *(size_t *)user += strlen(value);
+    return 0;
+}
+
+static int on_symbol(const fatbin_file_symbol *s, void *user)
+{
+    *(size_t *)user += strlen(s->name) + (s->version ? strlen(s->version) : 0) +
+                       (s->version_file ? strlen(s->version_file) : 0);
+    return 0;
+}
+
 int parse_all(const uint8_t *data, size_t size, parse_stats *st)
 {
     unsigned long before = st->bad;
@@ -123,6 +137,13 @@ int parse_all(const uint8_t *data, size_t size, parse_stats *st)
         bad(st, &err, size);
     if (size >= 4 && memcmp(data, "\x7f" "ELF", 4) == 0 &&
         fatbin_file_wrappers(data, size, on_wrapper, NULL, &err) < 0)
+        bad(st, &err, size);
+    size_t chars = 0;
+    if (size >= 4 && memcmp(data, "\x7f" "ELF", 4) == 0 &&
+        fatbin_file_dynamic(data, size, on_dynamic, &chars, &err) < 0)
+        bad(st, &err, size);
+    if (size >= 4 && memcmp(data, "\x7f" "ELF", 4) == 0 &&
+        fatbin_file_symbols(data, size, on_symbol, &chars, &err) < 0)
         bad(st, &err, size);
     return st->bad == before ? FATBIN_OK : FATBIN_BAD;
 }

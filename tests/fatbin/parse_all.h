@@ -1,7 +1,8 @@
 /*
  * parse_all.h - runs every parser entry point over one buffer, the way the corruption sweep,
  * the fuzz target and its replayer need: the file scan, every container's entries, every
- * entry's extraction, every cubin's kernels and parameters, and the chooser for several SMs.
+ * entry's extraction, every cubin's kernels and parameters, the chooser for several SMs, and
+ * for ELF files the .dynamic entries and the symbols with their versions (`fatbin check`).
  * A buffer that is itself a cubin (EM_CUDA) is opened as one.
  */
 #ifndef FATBIN_TEST_PARSE_ALL_H

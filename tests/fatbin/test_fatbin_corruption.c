@@ -179,6 +179,43 @@ static void rdc_object_survives_truncation(void **state)
     fixture_free(&fx);
 }
 
+/* A -cudart=shared executable (`fatbin check`'s first case): its section headers and the
+ * contents of .dynamic, .dynstr, .dynsym, .gnu.version and .gnu.version_r. */
+static void shared_runtime_app_survives_dynamic_section_mutation(void **state)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/check_shared", FIXTURE_DIR);
+    size_t size;
+    uint8_t *img = fixture_read(path, &size);
+    assert_non_null(img);
+    sweep sw = { img, size, 0, 0, { 0 } };
+    baseline(&sw, true);
+    uint64_t shoff = 0;
+    uint16_t shnum = 0;
+    memcpy(&shoff, img + 0x28, 8);
+    memcpy(&shnum, img + 0x3c, 2);
+    assert_true(shoff < size && shnum * 64u <= size - shoff);
+    mutate_range(&sw, (size_t)shoff, (size_t)shnum * 64);
+    unsigned dynamic_sections = 0;
+    for (size_t i = 0; i < shnum; i++) {
+        const uint8_t *sh = img + shoff + i * 64;
+        uint32_t type;
+        uint64_t off, len;
+        memcpy(&type, sh + 4, 4);
+        memcpy(&off, sh + 0x18, 8);
+        memcpy(&len, sh + 0x20, 8);
+        /* SHT_DYNAMIC, SHT_DYNSYM, SHT_GNU_verneed, SHT_GNU_versym; SHT_STRTAB if allocated */
+        bool strtab = type == 3 && (sh[8] & 2);
+        if (type == 6 || type == 11 || type == 0x6ffffffe || type == 0x6fffffff || strtab) {
+            mutate_range(&sw, (size_t)off, (size_t)len);
+            dynamic_sections++;
+        }
+    }
+    assert_true(dynamic_sections >= 5);
+    finish(&sw, "check_shared");
+    free(img);
+}
+
 static int report_total(void **state)
 {
     printf("corruption sweep: %lu mutations in total\n", mutations_total);
@@ -193,6 +230,7 @@ int main(void)
         cmocka_unit_test(lz4_zlib_and_lz4frame_fatbins_survive_every_header_mutation),
         cmocka_unit_test(cubin_survives_every_header_section_table_and_info_mutation),
         cmocka_unit_test(rdc_object_survives_truncation),
+        cmocka_unit_test(shared_runtime_app_survives_dynamic_section_mutation),
     };
     return cmocka_run_group_tests(tests, NULL, report_total);
 }
