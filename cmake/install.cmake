@@ -1,0 +1,125 @@
+# cmake --install [--prefix <prefix>]: what a user of minicudart gets.
+#
+#   <prefix>/include/minicudart.h
+#   <prefix>/lib/libminicudart.a                 the static runtime        minicudart::cudart
+#   <prefix>/lib/libcudart.so.13, libcudart.so   the drop-in shared one    minicudart::cudart_shared
+#   <prefix>/bin/fatbin                          the fatbin inspector      minicudart::fatbin
+#   <prefix>/lib/cmake/minicudart/               find_package(minicudart) (relocatable)
+#   <prefix>/lib/pkgconfig/minicudart.pc         pkg-config --static --libs minicudart
+#
+# ("lib" is CMAKE_INSTALL_LIBDIR from GNUInstallDirs.)  Consumers: examples/cmake-project.
+# The test `install_package` (registered below) installs the build tree into a scratch prefix and
+# builds that example against it: tests/install/install_test.cmake.
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set(minicudart_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/minicudart)
+
+# Exported names: minicudart::cudart, minicudart::cudart_shared, minicudart::fatbin.
+set_target_properties(minicudart PROPERTIES EXPORT_NAME cudart)
+set_target_properties(minicudart_shared PROPERTIES EXPORT_NAME cudart_shared)
+set_target_properties(fatbin PROPERTIES EXPORT_NAME fatbin)
+
+# The static library's link interface names zstd and lz4 by their absolute paths on this machine
+# and Threads::Threads (which FindThreads only defines where C or C++ is enabled).  The exported
+# interface names targets that minicudartConfig.cmake defines on the consumer's machine instead
+# (find_library / find_dependency there).  The build tree keeps the original items.
+get_target_property(minicudart_link_items minicudart INTERFACE_LINK_LIBRARIES)
+set(minicudart_interface_items)
+foreach(item IN LISTS minicudart_link_items)
+  if(item STREQUAL ZSTD_LIBRARY)
+    list(APPEND minicudart_interface_items
+         "$<BUILD_INTERFACE:${item}>" "$<INSTALL_INTERFACE:minicudart::zstd>")
+  elseif(item STREQUAL LZ4_LIBRARY)
+    list(APPEND minicudart_interface_items
+         "$<BUILD_INTERFACE:${item}>" "$<INSTALL_INTERFACE:minicudart::lz4>")
+  elseif(item STREQUAL "Threads::Threads")
+    list(APPEND minicudart_interface_items
+         "$<BUILD_INTERFACE:${item}>" "$<INSTALL_INTERFACE:minicudart::threads>")
+  elseif(IS_ABSOLUTE "${item}")
+    message(FATAL_ERROR "cmake/install.cmake: minicudart links ${item} by an absolute path; "
+                        "the installed package cannot carry it: map it here to a target that "
+                        "minicudartConfig.cmake.in defines")
+  else()
+    list(APPEND minicudart_interface_items "${item}")   # ZLIB::ZLIB, dl, generator expressions
+  endif()
+endforeach()
+set_property(TARGET minicudart PROPERTY INTERFACE_LINK_LIBRARIES "${minicudart_interface_items}")
+
+# With MINICUDART_SANITIZE the installed libraries are instrumented: whatever links them must link
+# the sanitizer runtimes too (the same options as the top level's add_link_options()).  Recorded
+# in the generated config, which adds them to both imported libraries.
+set(MINICUDART_SANITIZE_LINK_OPTIONS "")
+if(MINICUDART_SANITIZE)
+  set(MINICUDART_SANITIZE_LINK_OPTIONS "-fsanitize=address;-fsanitize=undefined")
+endif()
+
+install(TARGETS minicudart minicudart_shared fatbin
+  EXPORT minicudartTargets
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}      # libcudart.so.13 and the libcudart.so link
+  RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(FILES ${PROJECT_SOURCE_DIR}/include/minicudart.h
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+
+install(EXPORT minicudartTargets
+  NAMESPACE minicudart::
+  FILE minicudartTargets.cmake
+  DESTINATION ${minicudart_cmake_dir})
+configure_package_config_file(
+  ${CMAKE_CURRENT_LIST_DIR}/minicudartConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/minicudartConfig.cmake
+  INSTALL_DESTINATION ${minicudart_cmake_dir})
+write_basic_package_version_file(
+  ${PROJECT_BINARY_DIR}/minicudartConfigVersion.cmake
+  VERSION ${PROJECT_VERSION}
+  COMPATIBILITY SameMinorVersion)   # 0.x: minor versions may break the API
+install(FILES ${PROJECT_BINARY_DIR}/minicudartConfig.cmake
+              ${PROJECT_BINARY_DIR}/minicudartConfigVersion.cmake
+        DESTINATION ${minicudart_cmake_dir})
+
+# pkg-config: prefix= is the prefix given to `cmake --install --prefix`, known only at install
+# time.  Stage 1 (now) fills in everything else and leaves @MINICUDART_PC_PREFIX@ in place;
+# stage 2 (install(CODE)) fills in the prefix.
+if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
+  set(MINICUDART_PC_LIBDIR "${CMAKE_INSTALL_LIBDIR}")
+else()
+  set(MINICUDART_PC_LIBDIR "\${prefix}/${CMAKE_INSTALL_LIBDIR}")
+endif()
+if(IS_ABSOLUTE "${CMAKE_INSTALL_INCLUDEDIR}")
+  set(MINICUDART_PC_INCLUDEDIR "${CMAKE_INSTALL_INCLUDEDIR}")
+else()
+  set(MINICUDART_PC_INCLUDEDIR "\${prefix}/${CMAKE_INSTALL_INCLUDEDIR}")
+endif()
+list(JOIN MINICUDART_SANITIZE_LINK_OPTIONS " " MINICUDART_PC_SANITIZE)
+set(MINICUDART_PC_PREFIX "@MINICUDART_PC_PREFIX@")
+configure_file(${CMAKE_CURRENT_LIST_DIR}/minicudart.pc.in ${PROJECT_BINARY_DIR}/minicudart.pc.stage
+               @ONLY)
+install(CODE "
+  set(MINICUDART_PC_PREFIX \"\${CMAKE_INSTALL_PREFIX}\")
+  configure_file(\"${PROJECT_BINARY_DIR}/minicudart.pc.stage\" \"${PROJECT_BINARY_DIR}/minicudart.pc\"
+                 @ONLY)")
+install(FILES ${PROJECT_BINARY_DIR}/minicudart.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+# The test: install this build tree into a scratch prefix, check it, build examples/cmake-project
+# against it.  Needs nvcc (MINICUDART_CUDA); kept here so that tests/CMakeLists.txt needs no line.
+if(MINICUDART_TESTS AND MINICUDART_CUDA)
+  get_property(minicudart_multi_config GLOBAL PROPERTY GENERATOR_IS_MULTI_CONFIG)
+  add_test(NAME install_package
+    COMMAND ${CMAKE_COMMAND}
+      -DBUILD_DIR=${PROJECT_BINARY_DIR}
+      -DSOURCE_DIR=${PROJECT_SOURCE_DIR}
+      -DWORK_DIR=${PROJECT_BINARY_DIR}/install_package.tmp
+      -DCONFIG=$<CONFIG>
+      -DLIBDIR=${CMAKE_INSTALL_LIBDIR}
+      -DINCLUDEDIR=${CMAKE_INSTALL_INCLUDEDIR}
+      -DBINDIR=${CMAKE_INSTALL_BINDIR}
+      -DGENERATOR=${CMAKE_GENERATOR}
+      -DC_COMPILER=${CMAKE_C_COMPILER}
+      -DCUDA_COMPILER=${CMAKE_CUDA_COMPILER}
+      -DCUDA_HOST_COMPILER=${CMAKE_CUDA_HOST_COMPILER}
+      -DSANITIZE=${MINICUDART_SANITIZE}
+      -P ${PROJECT_SOURCE_DIR}/tests/install/install_test.cmake)
+  # It configures and builds a CUDA project (compiler detection included): ~30 s on 2 cores.
+  set_tests_properties(install_package PROPERTIES TIMEOUT 300)
+endif()

@@ -1,0 +1,184 @@
+# install_package (registered by cmake/install.cmake): cmake -P this script.
+#
+# Installs the build tree into a scratch prefix, checks what landed there (header, both libraries
+# and the SONAME, the libcudart.so link, fatbin, the CMake package without build-machine paths,
+# the .pc file through pkg-config and a C program linked with it), then configures and builds
+# examples/cmake-project against the prefix and runs its two programs: PASS (exit 0) on a GPU,
+# exit 2 with "no GPU" without one; and exit 2 again with the driver forced missing.
+#
+# -D inputs: BUILD_DIR SOURCE_DIR WORK_DIR CONFIG LIBDIR INCLUDEDIR BINDIR GENERATOR C_COMPILER
+#            CUDA_COMPILER CUDA_HOST_COMPILER SANITIZE
+cmake_minimum_required(VERSION 3.25)
+
+foreach(var BUILD_DIR SOURCE_DIR WORK_DIR LIBDIR INCLUDEDIR BINDIR GENERATOR CUDA_COMPILER)
+  if(NOT DEFINED ${var} OR "${${var}}" STREQUAL "")
+    message(FATAL_ERROR "install_test.cmake: -D${var}=... is missing")
+  endif()
+endforeach()
+
+set(prefix ${WORK_DIR}/prefix)
+set(example_build ${WORK_DIR}/example)
+file(REMOVE_RECURSE ${WORK_DIR})
+file(MAKE_DIRECTORY ${WORK_DIR})
+
+# run(<what> COMMAND ... [EXPECT <rc>] [OUTPUT <var>]): the command must exit with <rc> (0).
+function(run what)
+  cmake_parse_arguments(RUN "" "EXPECT;OUTPUT" "COMMAND" ${ARGN})
+  if(NOT DEFINED RUN_EXPECT)
+    set(RUN_EXPECT 0)
+  endif()
+  execute_process(COMMAND ${RUN_COMMAND} RESULT_VARIABLE rc OUTPUT_VARIABLE out
+                  ERROR_VARIABLE out)
+  if(NOT rc STREQUAL RUN_EXPECT)
+    list(JOIN RUN_COMMAND " " text)
+    message(FATAL_ERROR "FAIL: ${what}: exit ${rc}, want ${RUN_EXPECT}\n  ${text}\n${out}")
+  endif()
+  message(STATUS "ok: ${what}")
+  if(RUN_OUTPUT)
+    set(${RUN_OUTPUT} "${out}" PARENT_SCOPE)
+  endif()
+endfunction()
+
+function(expect_file path)
+  if(NOT EXISTS ${prefix}/${path})
+    message(FATAL_ERROR "FAIL: cmake --install did not install ${path}")
+  endif()
+endfunction()
+
+# 1. Install.
+set(config_args)
+if(CONFIG)
+  set(config_args --config ${CONFIG})
+endif()
+run("cmake --install" COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix}
+    ${config_args})
+
+# 2. The installed tree.
+set(cmake_dir ${LIBDIR}/cmake/minicudart)
+foreach(path ${INCLUDEDIR}/minicudart.h ${LIBDIR}/libminicudart.a ${LIBDIR}/libcudart.so.13
+        ${BINDIR}/fatbin ${cmake_dir}/minicudartConfig.cmake
+        ${cmake_dir}/minicudartConfigVersion.cmake ${cmake_dir}/minicudartTargets.cmake
+        ${LIBDIR}/pkgconfig/minicudart.pc)
+  expect_file(${path})
+endforeach()
+if(NOT IS_SYMLINK ${prefix}/${LIBDIR}/libcudart.so)
+  message(FATAL_ERROR "FAIL: ${LIBDIR}/libcudart.so is not a symbolic link")
+endif()
+file(READ_SYMLINK ${prefix}/${LIBDIR}/libcudart.so link)
+if(NOT link STREQUAL "libcudart.so.13")
+  message(FATAL_ERROR "FAIL: ${LIBDIR}/libcudart.so -> ${link}, want libcudart.so.13")
+endif()
+find_program(OBJDUMP NAMES objdump)
+if(OBJDUMP)
+  run("objdump -p libcudart.so.13" OUTPUT dynamic
+      COMMAND ${OBJDUMP} -p ${prefix}/${LIBDIR}/libcudart.so.13)
+  if(NOT dynamic MATCHES "SONAME +libcudart\\.so\\.13\n")
+    message(FATAL_ERROR "FAIL: the installed libcudart.so.13 has no SONAME libcudart.so.13:\n"
+                        "${dynamic}")
+  endif()
+endif()
+message(STATUS "ok: SONAME libcudart.so.13")
+run("fatbin --help" COMMAND ${prefix}/${BINDIR}/fatbin --help OUTPUT help)
+if(NOT help MATCHES "usage: fatbin")
+  message(FATAL_ERROR "FAIL: fatbin --help printed:\n${help}")
+endif()
+
+# The package carries no path of this machine's build: everything through ${_IMPORT_PREFIX} or
+# found by minicudartConfig.cmake.
+file(GLOB package_files ${prefix}/${cmake_dir}/*.cmake)
+foreach(file IN LISTS package_files)
+  file(READ ${file} text)
+  foreach(path ${BUILD_DIR} ${SOURCE_DIR} /usr/lib /usr/local/lib /lib/x86_64-linux-gnu)
+    string(FIND "${text}" "${path}" at)
+    if(NOT at EQUAL -1)
+      message(FATAL_ERROR "FAIL: ${file} names ${path}")
+    endif()
+  endforeach()
+endforeach()
+file(READ ${prefix}/${cmake_dir}/minicudartConfig.cmake text)
+if(SANITIZE AND NOT text MATCHES "minicudart_SANITIZE_LINK_OPTIONS \"-fsanitize=address")
+  message(FATAL_ERROR "FAIL: sanitized build, but minicudartConfig.cmake records no -fsanitize")
+endif()
+message(STATUS "ok: CMake package files name no build-machine path")
+
+# pkg-config, where installed: the flags, and a C program linked with them.
+find_program(PKG_CONFIG NAMES pkg-config pkgconf)
+if(PKG_CONFIG)
+  set(ENV{PKG_CONFIG_PATH} ${prefix}/${LIBDIR}/pkgconfig)
+  run("pkg-config --static --libs --cflags minicudart" OUTPUT flags
+      COMMAND ${PKG_CONFIG} --static --libs --cflags minicudart)
+  string(STRIP "${flags}" flags)
+  foreach(want "-I${prefix}/${INCLUDEDIR}" "-L${prefix}/${LIBDIR}" -lminicudart -lzstd -llz4 -lz
+          -lpthread -ldl)
+    if(NOT " ${flags} " MATCHES " ${want} ")
+      message(FATAL_ERROR "FAIL: pkg-config --static --libs --cflags minicudart: no ${want} in "
+                          "'${flags}'")
+    endif()
+  endforeach()
+  if(C_COMPILER)
+    separate_arguments(flags UNIX_COMMAND "${flags}")
+    file(WRITE ${WORK_DIR}/pc.c [[
+#include <minicudart.h>
+int main(void) { return minicudart_set_launch_params("no-such-mode") == -1 ? 0 : 1; }
+]])
+    run("a C program built with pkg-config's flags" COMMAND ${C_COMPILER} ${WORK_DIR}/pc.c
+        -o ${WORK_DIR}/pc ${flags})
+    run("that program" COMMAND ${WORK_DIR}/pc)
+  endif()
+else()
+  message(STATUS "skipped: pkg-config is not installed")
+endif()
+
+# 3. examples/cmake-project against the prefix.
+set(cuda_args -DCMAKE_CUDA_COMPILER=${CUDA_COMPILER})
+if(CUDA_HOST_COMPILER)
+  list(APPEND cuda_args -DCMAKE_CUDA_HOST_COMPILER=${CUDA_HOST_COMPILER})
+endif()
+run("configure examples/cmake-project"
+    COMMAND ${CMAKE_COMMAND} -S ${SOURCE_DIR}/examples/cmake-project -B ${example_build}
+            -G ${GENERATOR} -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_CUDA_ARCHITECTURES=90
+            ${cuda_args})
+run("build examples/cmake-project" COMMAND ${CMAKE_COMMAND} --build ${example_build} -j 2)
+
+# The programs: minicudart's, never NVIDIA's runtime (not linked, not imported).
+find_program(NM nm)
+foreach(program saxpy saxpy_shared)
+  set(exe ${example_build}/${program})
+  file(GET_RUNTIME_DEPENDENCIES EXECUTABLES ${exe} RESOLVED_DEPENDENCIES_VAR deps
+       UNRESOLVED_DEPENDENCIES_VAR missing DIRECTORIES ${prefix}/${LIBDIR})
+  if(program STREQUAL "saxpy")
+    if(deps MATCHES "libcudart")
+      message(FATAL_ERROR "FAIL: ${program} (static minicudart) loads ${deps}")
+    endif()
+  elseif(NOT deps MATCHES "${prefix}/${LIBDIR}/libcudart.so.13")
+    message(FATAL_ERROR "FAIL: ${program} does not load ${prefix}/${LIBDIR}/libcudart.so.13: "
+                        "${deps} (missing: ${missing})")
+  endif()
+
+  if(NM)   # NVIDIA's static runtime, had it been linked in, brings its C++ namespace cudart::
+    execute_process(COMMAND ${NM} -C ${exe} OUTPUT_VARIABLE symbols ERROR_QUIET)
+    if(symbols MATCHES "cudart::")
+      message(FATAL_ERROR "FAIL: ${program} carries NVIDIA's static runtime (cudart:: symbols)")
+    endif()
+  endif()
+
+  # As it comes: PASS on a GPU machine, exit 2 on one without.
+  execute_process(COMMAND ${exe} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out
+                  OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_STRIP_TRAILING_WHITESPACE)
+  if(rc EQUAL 0 AND out MATCHES "PASS")
+    message(STATUS "ok: ${program}: ${out}")
+  elseif(rc EQUAL 2 AND out MATCHES "no GPU")
+    message(STATUS "ok: ${program} (no GPU here): ${out}")
+  else()
+    message(FATAL_ERROR "FAIL: ${program}: exit ${rc}\n${out}")
+  endif()
+  # With the driver forced missing: exit 2, everywhere.
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env MINICUDART_DRIVER=/nonexistent/libcuda.so.1
+                  ${exe} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  if(NOT rc EQUAL 2 OR NOT out MATCHES "no GPU: cudaGetDeviceCount: cudaErrorInsufficientDriver")
+    message(FATAL_ERROR "FAIL: ${program} without a driver: exit ${rc}, want 2\n${out}")
+  endif()
+  message(STATUS "ok: ${program} without a driver exits 2")
+endforeach()
+
+message(STATUS "PASS: install_package")
