@@ -91,7 +91,7 @@ build_minicudart() {
     command -v ninja >/dev/null && gen=(-G Ninja)
     bounded 240 cmake -S "$ROOT" -B "$W/cmake" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release \
         -DMINICUDART_TESTS=OFF -DCMAKE_CUDA_COMPILER="$NVCC" || return 1
-    bounded 240 cmake --build "$W/cmake" -j "$JOBS" --target minicudart || return 1
+    bounded 240 cmake --build "$W/cmake" -j "$JOBS" --target minicudart minicudart_shared || return 1
     bounded 120 cmake --build "$W/cmake" -j "$JOBS" --target fatbin || echo "fatbin tool failed"
     return 0
 }
