@@ -92,10 +92,11 @@ enum rt_param_mode { RT_PARAMS_UNREAD, RT_PARAMS_BUFFER, RT_PARAMS_ARRAY };
 
 static _Atomic int rt_param_mode = RT_PARAMS_UNREAD;
 
-/* MINICUDART_LAUNCH_PARAMS=array|buffer.  Buffer is the default: on an H200 (driver 580) it was
- * the faster of the two, if only just: 5-11 ns of about 3 us per launch, in 7 of 9 rounds that
- * alternated both modes in one process (tests/gpu/bench_launch.cu, README.md "Measurements").
- * Array stays for kernels whose layout is unknown and for drivers that refuse `extra`. */
+/* MINICUDART_LAUNCH_PARAMS=array|buffer.  Buffer is the default.  On an H200 (driver 580) the
+ * two forms were within 1% of each other, compared batch by batch in one process
+ * (tests/gpu/bench_launch.cu): the buffer ahead by 5-11 ns of about 3 us in one run, the array
+ * by about 50 ns in another; see README.md, "Measurements".  The array stays for kernels whose
+ * layout is unknown and for drivers that refuse `extra`. */
 static enum rt_param_mode rt_params(void)
 {
     int mode = atomic_load_explicit(&rt_param_mode, memory_order_relaxed);
