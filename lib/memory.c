@@ -236,31 +236,33 @@ static cudaError_t rt_symbol_span(const void *symbol, size_t count, size_t offse
     return cudaSuccess;
 }
 
+/* The device address of [symbol + offset, + count) for a copy to (to_symbol) or from it,
+ * after checking that the kind names the device on the symbol's side. */
+static cudaError_t rt_symbol_side(const void *symbol, size_t count, size_t offset,
+                                  enum cudaMemcpyKind kind, bool to_symbol, CUdeviceptr *out)
+{
+    enum cudaMemcpyKind other_side = to_symbol ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
+    if (kind != other_side && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
+        return cudaErrorInvalidMemcpyDirection;
+    return rt_symbol_span(symbol, count, offset, out);
+}
+
 static cudaError_t rt_memcpy_to_symbol(const void *symbol, const void *src, size_t count,
                                        size_t offset, enum cudaMemcpyKind kind, bool per_thread)
 {
-    if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice &&
-        kind != cudaMemcpyDefault)
-        return cudaErrorInvalidMemcpyDirection;
     CUdeviceptr dst = 0;
-    cudaError_t e = rt_symbol_span(symbol, count, offset, &dst);
-    if (e != cudaSuccess)
-        return e;
-    return rt_memcpy((void *)(uintptr_t)dst, src, count, kind, per_thread);
+    cudaError_t e = rt_symbol_side(symbol, count, offset, kind, true, &dst);
+    return e != cudaSuccess ? e : rt_memcpy((void *)(uintptr_t)dst, src, count, kind, per_thread);
 }
 
 static cudaError_t rt_memcpy_from_symbol(void *dst, const void *symbol, size_t count,
                                          size_t offset, enum cudaMemcpyKind kind,
                                          bool per_thread)
 {
-    if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice &&
-        kind != cudaMemcpyDefault)
-        return cudaErrorInvalidMemcpyDirection;
     CUdeviceptr src = 0;
-    cudaError_t e = rt_symbol_span(symbol, count, offset, &src);
-    if (e != cudaSuccess)
-        return e;
-    return rt_memcpy(dst, (const void *)(uintptr_t)src, count, kind, per_thread);
+    cudaError_t e = rt_symbol_side(symbol, count, offset, kind, false, &src);
+    return e != cudaSuccess ? e
+                            : rt_memcpy(dst, (const void *)(uintptr_t)src, count, kind, per_thread);
 }
 
 RT_API cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count,
@@ -287,33 +289,25 @@ RT_API cudaError_t cudaMemcpyFromSymbol_ptds(void *dst, const void *symbol, size
     RT_RETURN(rt_memcpy_from_symbol(dst, symbol, count, offset, kind, true));
 }
 
-/* The asynchronous symbol copies: the span as above, then rt_memcpy_async on the stream. */
+/* The asynchronous symbol copies: the same side, then rt_memcpy_async on the stream. */
 static cudaError_t rt_memcpy_to_symbol_async(const void *symbol, const void *src, size_t count,
                                              size_t offset, enum cudaMemcpyKind kind,
                                              CUstream stream)
 {
-    if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice &&
-        kind != cudaMemcpyDefault)
-        return cudaErrorInvalidMemcpyDirection;
     CUdeviceptr dst = 0;
-    cudaError_t e = rt_symbol_span(symbol, count, offset, &dst);
-    if (e != cudaSuccess)
-        return e;
-    return rt_memcpy_async((void *)(uintptr_t)dst, src, count, kind, stream);
+    cudaError_t e = rt_symbol_side(symbol, count, offset, kind, true, &dst);
+    return e != cudaSuccess ? e
+                            : rt_memcpy_async((void *)(uintptr_t)dst, src, count, kind, stream);
 }
 
 static cudaError_t rt_memcpy_from_symbol_async(void *dst, const void *symbol, size_t count,
                                                size_t offset, enum cudaMemcpyKind kind,
                                                CUstream stream)
 {
-    if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice &&
-        kind != cudaMemcpyDefault)
-        return cudaErrorInvalidMemcpyDirection;
     CUdeviceptr src = 0;
-    cudaError_t e = rt_symbol_span(symbol, count, offset, &src);
-    if (e != cudaSuccess)
-        return e;
-    return rt_memcpy_async(dst, (const void *)(uintptr_t)src, count, kind, stream);
+    cudaError_t e = rt_symbol_side(symbol, count, offset, kind, false, &src);
+    return e != cudaSuccess ? e
+                            : rt_memcpy_async(dst, (const void *)(uintptr_t)src, count, kind, stream);
 }
 
 RT_API cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count,
