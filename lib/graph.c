@@ -18,6 +18,7 @@
  */
 #include <string.h>
 
+#include "function.h"
 #include "graph.h"
 
 _Static_assert(sizeof(struct cudaHostNodeParams) == sizeof(CUDA_HOST_NODE_PARAMS),
@@ -331,6 +332,8 @@ static cudaError_t rt_kernel_node_params(const struct cudaKernelNodeParams *p, r
     }
     rt_kernel_dev *kd;
     cudaError_t e = rt_kernel_resolve(k, d, &kd);
+    if (e == cudaSuccess)
+        e = rt_function_apply(k, d, kd);     /* cudaFuncSetAttribute's settings, per device */
     if (e != cudaSuccess)
         return e;
     memset(out, 0, sizeof *out);

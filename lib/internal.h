@@ -125,6 +125,7 @@ typedef struct rt_kernel_dev {
     _Atomic(CUfunction) function; /* published last: non-NULL means the rest is valid */
     atomic_ullong generation;     /* read without the lock on the launch path */
     rt_param_layout *layout;      /* NULL when no layout is known: launch passes args through */
+    rt_param_layout *retired;     /* the layout before the last reset, kept for late readers */
 } rt_kernel_dev;
 
 #define RT_KERNEL_MAGIC 0x6b65726eu   /* "kern": tells our handles from other pointers */

@@ -310,8 +310,11 @@ cudaError_t rt_kernel_resolve(rt_kernel *k, rt_device *d, rt_kernel_dev **out)
         RT_TRACE("kernel %s: not in the loaded image: %s", k->name, rt_error_name(e));
         goto done;
     }
+    /* The layout from before a reset is kept one more generation, not freed: a launch on another
+     * thread may still be packing with it. */
     atomic_store(&kd->function, NULL);
-    free(kd->layout);
+    free(kd->retired);
+    kd->retired = kd->layout;
     kd->layout = rt_layout_build(k, f, md);
     atomic_store(&kd->generation, generation);
     atomic_store_explicit(&kd->function, f, memory_order_release);

@@ -102,6 +102,20 @@ static bool rt_table_put(_Atomic(struct rt_table *) *tp, const void *key, void *
     return rt_table_insert_into(t, key, value);
 }
 
+/* Points an existing key at a new value (under rt_registry_lock): a library that was unloaded
+ * and loaded again registers the same host addresses, and its new records must win over the
+ * dead ones. */
+static void rt_table_replace(_Atomic(struct rt_table *) *tp, const void *key, void *value)
+{
+    struct rt_table *t = atomic_load_explicit(tp, memory_order_relaxed);
+    for (size_t i = rt_hash(key) & (t->capacity - 1);; i = (i + 1) & (t->capacity - 1)) {
+        if (atomic_load_explicit(&t->slot[i].key, memory_order_relaxed) == key) {
+            atomic_store_explicit(&t->slot[i].value, value, memory_order_release);
+            return;
+        }
+    }
+}
+
 rt_kernel *rt_kernel_find(const void *host_fun_or_handle)
 {
     return rt_table_get(&rt_kernels_by_ptr, host_fun_or_handle);
@@ -234,8 +248,14 @@ RT_API void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun, c
     k->name = name;
 
     pthread_mutex_lock(&rt_registry_lock);
-    /* -rdc registers a template's single host stub twice: keep the first. */
+    /* -rdc registers a template's single host stub twice: keep the first -- unless the first
+     * belongs to a module that was unregistered (its library was unloaded). */
     bool fresh = rt_table_put(&rt_kernels_by_ptr, hostFun, k);
+    rt_kernel *old = fresh ? NULL : rt_table_get(&rt_kernels_by_ptr, hostFun);
+    if (old && atomic_load(&old->module->unregistered)) {
+        rt_table_replace(&rt_kernels_by_ptr, hostFun, k);
+        fresh = true;
+    }
     if (fresh) {
         rt_table_put(&rt_kernels_by_ptr, k, k);
         k->next = m->kernels;
@@ -261,6 +281,11 @@ static void rt_register_var(void **handle, const void *host_var, const char *nam
                    .constant = constant, .managed = managed };
     pthread_mutex_lock(&rt_registry_lock);
     bool fresh = rt_table_put(&rt_vars_by_ptr, host_var, v);
+    rt_var *old = fresh ? NULL : rt_table_get(&rt_vars_by_ptr, host_var);
+    if (old && atomic_load(&old->module->unregistered)) {     /* reloaded library: see above */
+        rt_table_replace(&rt_vars_by_ptr, host_var, v);
+        fresh = true;
+    }
     if (fresh) {
         v->next = m->vars;
         m->vars = v;

@@ -198,6 +198,33 @@ static void registration_gives_process_wide_handles(void **state)
     assert_int_equal(cudaGetLastError(), cudaErrorInvalidResourceHandle);
 }
 
+static void host_kernel_c(void) {}
+static int host_variable_c;
+
+static void a_reloaded_library_registers_over_its_unloaded_self(void **state)
+{
+    /* dlopen, dlclose, dlopen again: the same host addresses come back in a new module, and the
+     * new records must replace the dead ones. */
+    static const uint32_t wrapper[6] = { 0x12345678u, 1, 0, 0, 0, 0 };
+    void **first = __cudaRegisterFatBinary((void *)wrapper);
+    __cudaRegisterFunction(first, (const char *)host_kernel_c, (char *)"_Z1cv", "_Z1cv", -1,
+                           NULL, NULL, NULL, NULL, NULL);
+    __cudaRegisterVar(first, (char *)&host_variable_c, (char *)"c_old", "c_old", 0, 4, 0, 0);
+    __cudaRegisterFatBinaryEnd(first);
+    assert_string_equal(rt_kernel_find((const void *)host_kernel_c)->name, "_Z1cv");
+    __cudaUnregisterFatBinary(first);
+
+    void **second = __cudaRegisterFatBinary((void *)wrapper);
+    __cudaRegisterFunction(second, (const char *)host_kernel_c, (char *)"_Z1cv_again",
+                           "_Z1cv_again", -1, NULL, NULL, NULL, NULL, NULL);
+    __cudaRegisterVar(second, (char *)&host_variable_c, (char *)"c_new", "c_new", 0, 4, 0, 0);
+    __cudaRegisterFatBinaryEnd(second);
+    rt_kernel *k = rt_kernel_find((const void *)host_kernel_c);
+    assert_string_equal(k->name, "_Z1cv_again");
+    assert_ptr_equal(k->module, (rt_module *)*second);
+    assert_string_equal(rt_var_find(&host_variable_c)->name, "c_new");
+}
+
 static void launching_an_unregistered_function_is_an_invalid_handle(void **state)
 {
     dim3 one = { 1, 1, 1 };
@@ -239,6 +266,7 @@ int main(void)
         cmocka_unit_test(pop_on_an_empty_stack_fails),
         cmocka_unit_test(push_past_the_limit_skips_and_leaves_nothing),
         cmocka_unit_test(registration_gives_process_wide_handles),
+        cmocka_unit_test(a_reloaded_library_registers_over_its_unloaded_self),
         cmocka_unit_test(launching_an_unregistered_function_is_an_invalid_handle),
         cmocka_unit_test(symbols_that_were_never_registered_are_invalid),
     };
