@@ -1,0 +1,241 @@
+#!/usr/bin/env bash
+# bench/run.sh - minicudart performance benchmarks on a real GPU, four variants of each program:
+#   mini    nvcc -cudart=none + libminicudart.a
+#   static  NVIDIA's runtime, nvcc's default -cudart=static
+#   shared  NVIDIA's runtime, -cudart=shared (rpath to $CUDA_HOME/lib64)
+#   driver  the driver API alone (-lcuda), kernels from an embedded nvcc -fatbin: the floor
+# run INTERLEAVED (for each benchmark: mini static shared driver, then the next benchmark; the
+# whole thing $ROUNDS times), each run a separate process.  The table of medians comes LAST.
+#
+# usage (repository root):  bash bench/run.sh
+# environment: OUT (default build-bench/out), BENCH_BUDGET_S (270), BENCH_ROUNDS (5),
+#              BENCH_REPORT_ONLY=1 (only redo the table from build-bench/bench/raw.txt),
+#              BENCH_MANY_KERNELS (2000), CUDA_HOME (/usr/local/cuda), BENCH_ARCH (sm_90)
+# $OUT gets summary.txt (table, spreads, sizes) and logs.tar.gz (build logs, every run's
+# stdout/stderr, raw results).  Exit 0 always when the table was printed (FAIL cells say more).
+set -u
+cd "$(dirname "$0")/.." || exit 1
+ROOT=$PWD
+W=$ROOT/build-bench
+B=$W/bench
+OUT=${OUT:-$W/out}
+BUDGET=${BENCH_BUDGET_S:-270}
+ROUNDS=${BENCH_ROUNDS:-5}
+NMANY=${BENCH_MANY_KERNELS:-2000}
+CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+NVCC=$CUDA_HOME/bin/nvcc
+CUDA_LIB=$CUDA_HOME/lib64
+SM=${BENCH_ARCH:-sm_90}
+ARCH="-gencode arch=compute_${SM#sm_},code=$SM"
+S=$ROOT/bench/src
+JOBS=$(nproc 2>/dev/null || echo 4); [ "$JOBS" -gt 16 ] && JOBS=16
+VARIANTS="mini static shared driver"
+TESTS="startup launch mem graph many_lazy many_eager"
+START_NS=$(date +%s%N)
+elapsed() { echo $((($(date +%s%N) - START_NS) / 1000000000)); }
+remaining() { echo $((BUDGET - $(elapsed))); }
+bounded() {  # bounded SECONDS cmd...: timeout, never past the budget
+    local limit=$1 left; shift
+    left=$(remaining); [ "$left" -lt "$limit" ] && limit=$left
+    [ "$limit" -lt 1 ] && return 124
+    timeout -k 3 "$limit" "$@"
+}
+log() { echo "== [$(elapsed)s] $*"; }
+
+# BENCH_REPORT_ONLY=1: rebuild summary.txt and the table from an earlier run's raw files.
+if [ -n "${BENCH_REPORT_ONLY:-}" ]; then RAW=$B/raw.txt; RUNS=$B/runs.txt; PICK=$(cat "$B/obj/many.pick" 2>/dev/null || echo '?')
+else
+rm -rf "$B" && mkdir -p "$B/bin" "$B/obj" "$B/logs" "$B/runs" "$B/status" "$OUT" || exit 1
+RAW=$B/raw.txt; RUNS=$B/runs.txt; : >"$RAW"; : >"$RUNS"
+log "bench/run.sh $(date -u +%FT%TZ), budget ${BUDGET}s, $ROUNDS rounds, $JOBS jobs, $NMANY kernels"
+log "$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?') $(git -C "$ROOT" status --short 2>/dev/null | wc -l) changed files"
+if command -v nvidia-smi >/dev/null; then
+    nvidia-smi --query-gpu=name,driver_version,compute_cap,persistence_mode --format=csv,noheader 2>&1 | head -n 2
+else echo "(no nvidia-smi)"; fi
+"$NVCC" --version 2>&1 | tail -1
+
+# ---- build: every step a background job; its exit code lands in $B/status/<name> ----------
+job() {
+    local name=$1; shift
+    while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n 2>/dev/null || sleep 0.2; done
+    ( local t0=$SECONDS; "$@" >"$B/logs/build-$name.log" 2>&1; local rc=$?
+      echo "$rc" >"$B/status/$name"; echo "$name rc=$rc $((SECONDS - t0))s" >>"$B/logs/build-times.txt" ) &
+}
+built() { [ "$(cat "$B/status/$1" 2>/dev/null)" = 0 ]; }
+MINI_LIBS=("$W/lib/libminicudart.a" -ldl -lpthread -lzstd -llz4 -lz)
+build_minicudart() {
+    local gen=(); command -v ninja >/dev/null && gen=(-G Ninja)
+    bounded 200 cmake -S "$ROOT" -B "$W" "${gen[@]}" -DMINICUDART_TESTS=OFF \
+        -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_COMPILER="$NVCC" &&
+        bounded 200 cmake --build "$W" -j "$JOBS" --target minicudart
+}
+compile_rt() { bounded 200 "$NVCC" $ARCH -O2 -I"$S" -c "$S/rt_bench.cu" -o "$B/obj/rt_bench.o"; }
+compile_fatbin() { bounded 200 "$NVCC" $ARCH -I"$S" -fatbin "$S/kernels.cu" -o "$B/obj/kernels.fatbin"; }
+gen_many() { "$S/gen_many.sh" "$NMANY" "$B/obj/many.cu" >"$B/obj/many.pick"; }
+compile_many_rt() { bounded 200 "$NVCC" $ARCH -O2 -I"$S" -c "$B/obj/many.cu" -o "$B/obj/many.o"; }
+compile_many_fatbin() { bounded 200 "$NVCC" $ARCH -I"$S" -fatbin "$B/obj/many.cu" -o "$B/obj/many.fatbin"; }
+link_nv() {  # link_nv OBJ NAME: the static and shared NVIDIA variants
+    bounded 120 "$NVCC" $ARCH "$1" -o "$B/bin/$2.static" &&
+        bounded 120 "$NVCC" $ARCH -cudart=shared "$1" -o "$B/bin/$2.shared" \
+            -Xlinker -rpath -Xlinker "$CUDA_LIB"
+}
+link_mini() { bounded 120 "$NVCC" $ARCH -cudart=none "$1" -o "$B/bin/$2.mini" "${MINI_LIBS[@]}"; }
+build_driver() {  # build_driver NAME SRC FATBIN [cflags]
+    bounded 120 gcc -std=c11 -O2 -I"$S" -I"$CUDA_HOME/include" -DFATBIN_PATH="\"$3\"" ${4:-} \
+        "$S/$2" -o "$B/bin/$1.driver" -L"$CUDA_LIB/stubs" -lcuda
+}
+
+log "building (minicudart, nvcc compiles, ${NMANY}-kernel module) in parallel"
+gen_many; echo $? >"$B/status/gen_many"
+PICK=$(cat "$B/obj/many.pick" 2>/dev/null || echo m0)
+job minicudart build_minicudart
+job many_o compile_many_rt
+job many_fatbin compile_many_fatbin
+job rt_o compile_rt
+job fatbin compile_fatbin
+wait
+log "compiles done: $(tr '\n' ';' <"$B/logs/build-times.txt")"
+built rt_o && job bench_nv link_nv "$B/obj/rt_bench.o" bench
+built many_o && job many_nv link_nv "$B/obj/many.o" many
+built minicudart && built rt_o && job bench_mini link_mini "$B/obj/rt_bench.o" bench
+built minicudart && built many_o && job many_mini link_mini "$B/obj/many.o" many
+built fatbin && job bench_driver build_driver bench drv_bench.c "$B/obj/kernels.fatbin"
+built many_fatbin && job many_driver build_driver many drv_many.c "$B/obj/many.fatbin" \
+    "-DMANY_PICK_NAME=\"$PICK\""
+wait
+log "builds done: $(ls "$B/bin" | tr '\n' ' ')"
+for f in "$B/status"/*; do [ "$(cat "$f")" = 0 ] || { echo "BUILD FAILED: ${f##*/}"; tail -n 15 "$B/logs/build-${f##*/}.log"; }; done
+
+# Without a real libcuda.so.1 (a machine with no driver), the driver variant would not even
+# start: give it the toolkit's stub, which answers CUDA_ERROR_STUB_LIBRARY (-> exit 2, "no GPU").
+DRV_ENV=()
+have_libcuda() {
+    { ldconfig -p || /sbin/ldconfig -p; } 2>/dev/null | grep -q 'libcuda\.so\.1 ' && return 0
+    ls /usr/lib/x86_64-linux-gnu/libcuda.so.1 /usr/lib64/libcuda.so.1 /usr/lib/wsl/lib/libcuda.so.1 \
+        >/dev/null 2>&1
+}
+if ! have_libcuda; then
+    mkdir -p "$B/stub" && ln -sf "$CUDA_LIB/stubs/libcuda.so" "$B/stub/libcuda.so.1"
+    DRV_ENV=(LD_LIBRARY_PATH="$B/stub${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}")
+    log "no libcuda.so.1 on this machine: driver variant runs on the stub"
+fi
+
+# ---- runs ------------------------------------------------------------------------------------
+# run_one TEST VARIANT ROUND: RESULT lines -> $RAW ("metric variant value"), the process's wall
+# time for the start-up tests, and "test variant round rc" -> $RUNS.
+run_one() {
+    local t=$1 v=$2 r=$3 prog=bench arg env=() rc t0 t1 o
+    case $t in
+    startup | launch | mem | graph) arg=$t ;;
+    many_lazy) prog=many arg=""; env=(CUDA_MODULE_LOADING=LAZY) ;;
+    many_eager) prog=many arg=""; env=(CUDA_MODULE_LOADING=EAGER) ;;
+    esac
+    [ "$v" = driver ] && env+=("${DRV_ENV[@]}")
+    o=$B/runs/$t.$v.$r
+    if [ ! -x "$B/bin/$prog.$v" ]; then echo "$t $v $r nobuild" >>"$RUNS"; return; fi
+    if [ "$(remaining)" -lt 4 ]; then echo "$t $v $r skip" >>"$RUNS"; return; fi
+    t0=$(date +%s%N)
+    bounded 40 env "${env[@]}" "$B/bin/$prog.$v" $arg >"$o.out" 2>"$o.err"
+    rc=$?
+    t1=$(date +%s%N)
+    echo "$t $v $r $rc" >>"$RUNS"
+    [ "$rc" = 0 ] || return
+    awk -v v="$v" -v t="$t" '$1 == "RESULT" {
+            m = $2; if (t ~ /^many_/) m = t "_" m; print m, v, $3 }' "$o.out" >>"$RAW"
+    case $t in
+    startup | many_lazy | many_eager)
+        awk -v t="$t" -v v="$v" -v ns=$((t1 - t0)) 'BEGIN { printf "%s_ms %s %.3f\n", t, v, ns / 1e6 }' >>"$RAW" ;;
+    esac
+}
+for r in $(seq 1 "$ROUNDS"); do
+    [ "$(remaining)" -lt 4 ] && { log "time guard: stopping before round $r"; break; }
+    log "round $r"
+    for t in $TESTS; do
+        for v in $VARIANTS; do run_one "$t" "$v" "$r"; done
+    done
+done
+log "runs done; exit codes: $(awk '{ c[$2 ":" $4]++ } END { for (k in c) printf "%s x%d ", k, c[k] }' "$RUNS")"
+for f in "$B"/runs/*.out; do  # first failure of each kind, for the tail
+    [ -e "$f" ] || continue
+    grep -q '^FAIL' "$f" && { echo "-- ${f##*/}:"; grep -m 3 '^FAIL' "$f"; }
+done | head -n 24
+
+fi  # BENCH_REPORT_ONLY
+
+# ---- sizes -----------------------------------------------------------------------------------
+{
+    echo "sizes (bytes):"
+    for f in "$W/lib/libminicudart.a" "$W/lib/libcudart.so.13" "$CUDA_LIB/libcudart.so.13" \
+        "$CUDA_LIB/libcudart_static.a" "$B"/bin/*; do
+        [ -e "$f" ] && printf '  %-60s %s\n' "${f#$ROOT/}" "$(stat -L -c %s "$f")"
+    done
+} >"$B/sizes.txt"
+
+# ---- the table -------------------------------------------------------------------------------
+# $B/stats.txt: "metric variant median min max n" (values sorted numerically, then grouped).
+sort -k1,1 -k2,2 -k3,3g "$RAW" | awk '
+    function flush() { if (n) printf "%s %s %s %s %s %d\n", km, kv, (n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2), v[1], v[n], n }
+    { if ($1 != km || $2 != kv) { flush(); km = $1; kv = $2; n = 0 } v[++n] = $3 }
+    END { flush() }' >"$B/stats.txt"
+METRICS="launch_p0_ns:launch launch_p4_ns:launch launch_p32_ns:launch launch_s4k_ns:launch
+launch_e2e_200k_ns:launch startup_ms:startup many_lazy_ms:many_lazy many_eager_ms:many_eager
+memcpy_h2d_64B_us:mem memcpy_d2h_64B_us:mem h2d_64MiB_pageable_GBps:mem graph_per_kernel_ns:graph
+graph_launch_host_us:graph startup_rss_kb:startup many_lazy_rss_kb:many_lazy"
+# startup's rss_kb is reported as startup_rss_kb
+sed -i 's/^rss_kb /startup_rss_kb /' "$B/stats.txt"
+table() {  # table median|spread
+    echo "$METRICS" | tr ' ' '\n' | grep . | awk -v mode="$1" -v variants="$VARIANTS" '
+        FILENAME == ARGV[1] { med[$1, $2] = $3; sp[$1, $2] = $4 "-" $5 " (" $6 ")"; next }
+        FILENAME == ARGV[2] { if ($4 != 0 && $4 != 2 && $4 != "skip") bad[$1, $2] = ($4 == "nobuild" ? "NOBUILD" : "FAIL");
+                              if ($4 == 2) nogpu[$1, $2] = 1; next }
+        { split($0, mt, ":"); rows[++nr] = mt[1]; test[nr] = mt[2] }
+        function cell(m, t, v) {
+            if ((m, v) in med) return mode == "median" ? sprintf("%.4g", med[m, v]) : sp[m, v]
+            if ((t, v) in bad) return bad[t, v]
+            return "n/a"
+        }
+        function ratio(m, a, b) {
+            if (!((m, a) in med) || !((m, b) in med) || med[m, b] == 0) return "n/a"
+            return sprintf("%.3f", med[m, a] / med[m, b])
+        }
+        END {
+            nv = split(variants, V, " ")
+            if (mode == "median")
+                printf "%-24s | %10s | %13s | %13s | %10s | %11s | %11s\n", "benchmark (median)", "minicudart", "nvidia-static", "nvidia-shared", "driver", "mini/driver", "mini/static"
+            else
+                printf "%-24s | %-20s | %-20s | %-20s | %-20s\n", "spread min-max (n)", "minicudart", "nvidia-static", "nvidia-shared", "driver"
+            for (i = 1; i <= nr; i++) {
+                m = rows[i]; t = test[i]
+                if (mode == "median")
+                    printf "%-24s | %10s | %13s | %13s | %10s | %11s | %11s\n", m, cell(m, t, "mini"), cell(m, t, "static"), cell(m, t, "shared"), cell(m, t, "driver"), ratio(m, "mini", "driver"), ratio(m, "mini", "static")
+                else
+                    printf "%-24s | %-20s | %-20s | %-20s | %-20s\n", m, cell(m, t, "mini"), cell(m, t, "static"), cell(m, t, "shared"), cell(m, t, "driver")
+            }
+        }' "$B/stats.txt" "$RUNS" -
+}
+rss_note() {
+    awk '$1 == "startup_rss_kb" { r[$2] = $3 } END {
+        if (!("driver" in r)) { print "rss above the driver floor: n/a"; exit }
+        printf "rss above the driver floor (startup, kB): mini %s, static %s, shared %s\n",
+            ("mini" in r) ? r["mini"] - r["driver"] : "n/a", ("static" in r) ? r["static"] - r["driver"] : "n/a",
+            ("shared" in r) ? r["shared"] - r["driver"] : "n/a" }' "$B/stats.txt"
+}
+{
+    echo "bench/run.sh $(date -u +%FT%TZ) $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null) rounds=$ROUNDS kernels=$NMANY elapsed=$(elapsed)s"
+    echo "units: _ns ns, _us us, _ms ms (whole process wall time), GBps GB/s, rss kB; ratios of medians"
+    echo "n/a: no result (no GPU, skipped by the time guard); FAIL: non-zero exit (see logs); NOBUILD"
+    echo
+    table spread
+    echo
+    cat "$B/sizes.txt"
+    echo
+    echo "many_*: one launch of $PICK out of $NMANY kernels; startup: one <<<1,32>>> k4 launch + sync"
+    rss_note
+    echo
+    table median
+} >"$OUT/summary.txt"
+mkdir -p "$OUT"; [ -n "${BENCH_REPORT_ONLY:-}" ] || tar -czf "$OUT/logs.tar.gz" -C "$W" bench/logs bench/runs bench/raw.txt bench/runs.txt \
+    bench/stats.txt bench/sizes.txt bench/obj/many.pick 2>/dev/null
+echo
+cat "$OUT/summary.txt"
+exit 0

@@ -1,0 +1,74 @@
+/*
+ * common.h - helpers shared by the runtime (.cu) and raw-driver (.c) benchmark programs:
+ * a CLOCK_MONOTONIC clock, medians, VmRSS, the RESULT line, and the kernels' parameter types.
+ * Output protocol: one "RESULT <metric> <value> <unit>" line per measurement.
+ * Exit codes: 0 ok, 1 failure, 2 no CUDA driver or GPU here.
+ */
+#ifndef BENCH_COMMON_H
+#define BENCH_COMMON_H
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define BURST 256         /* launches per timed burst */
+#define BURSTS 64         /* timed bursts per kernel */
+#define E2E_LAUNCHES 200000
+#define MEMCPY_REPS 1000
+#define BW_BYTES (64u << 20)
+#define BW_REPS 5
+#define GRAPH_NODES 100
+#define GRAPH_LAUNCHES 20
+#define GRAPH_REPS 5
+
+struct big4k { int v[1024]; }; /* the 4 KB struct parameter */
+
+static inline double now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static inline int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median of v[0..n) (sorts v). */
+static inline double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* VmRSS of this process in kB, -1 if unknown. */
+static inline long rss_kb(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long kb = -1;
+    if (!f)
+        return -1;
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, "VmRSS:", 6) == 0) {
+            kb = strtol(line + 6, NULL, 10);
+            break;
+        }
+    fclose(f);
+    return kb;
+}
+
+static inline void result(const char *metric, double value, const char *unit)
+{
+    printf("RESULT %s %.3f %s\n", metric, value, unit);
+    fflush(stdout);
+}
+
+static inline void usage_exit(const char *prog)
+{
+    fprintf(stderr, "usage: %s launch|mem|graph|startup\n", prog);
+    exit(1);
+}
+#endif

@@ -1,0 +1,180 @@
+// rt_bench.cu - the runtime-API benchmarks, built three ways from this one source: minicudart
+// (-cudart=none + libminicudart.a), NVIDIA static (-cudart=static), NVIDIA shared
+// (-cudart=shared).  drv_bench.c is the same with the driver API alone.
+//
+// usage: rt_bench launch|mem|graph|startup
+//   launch   host ns per <<<1,32>>> launch of k0/k4/k32/kbig, bursts of 256 with a sync between
+//            bursts outside the timed part (median of 64 bursts); then 200,000 launches of k4
+//            with one sync at the end, wall ns per launch
+//   mem      cudaMemcpy 64 B HtoD and DtoH, median of 1000 (us); 64 MiB pageable HtoD (GB/s)
+//   graph    100 k4 launches captured into a graph, launched 20 times + sync: ns per kernel;
+//            host us per cudaGraphLaunch call
+//   startup  one k4 launch + sync (run.sh times the whole process); prints VmRSS afterwards
+#include "kernels.cuh"
+#include <cuda_runtime.h>
+
+#define CHECK(call)                                                                           \
+    do {                                                                                      \
+        cudaError_t e_ = (call);                                                              \
+        if (e_ != cudaSuccess) {                                                              \
+            printf("FAIL %s:%d: %s -> %d %s\n", __FILE__, __LINE__, #call, (int)e_,            \
+                   cudaGetErrorName(e_));                                                     \
+            exit(1);                                                                          \
+        }                                                                                     \
+    } while (0)
+
+static void require_gpu(void)
+{
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e == cudaErrorInsufficientDriver || e == cudaErrorNoDevice ||
+        (e == cudaSuccess && count < 1)) {
+        printf("rt_bench: no CUDA driver or GPU here: %d %s\n", (int)e, cudaGetErrorName(e));
+        exit(2);
+    }
+    CHECK(e);
+}
+
+static big4k big;
+
+#define ARGS32 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, \
+               23, 24, 25, 26, 27, 28, 29, 30, 31, 32
+
+static void launch_n(int which, int n)
+{
+    switch (which) {
+    case 0: for (int i = 0; i < n; i++) k0<<<1, 32>>>(); break;
+    case 1: for (int i = 0; i < n; i++) k4<<<1, 32>>>(1, 2, 3, 4); break;
+    case 2: for (int i = 0; i < n; i++) k32<<<1, 32>>>(ARGS32); break;
+    default: for (int i = 0; i < n; i++) kbig<<<1, 32>>>(big); break;
+    }
+}
+
+static void bench_launch(void)
+{
+    static const char *const names[4] = {"launch_p0_ns", "launch_p4_ns", "launch_p32_ns",
+                                         "launch_s4k_ns"};
+    static double t[BURSTS];
+    for (int k = 0; k < 4; k++) {  // warm-up: module load, first-launch paths
+        launch_n(k, BURST);
+        CHECK(cudaGetLastError());
+        CHECK(cudaDeviceSynchronize());
+    }
+    for (int k = 0; k < 4; k++) {
+        for (int b = 0; b < BURSTS; b++) {
+            double t0 = now_ns();
+            launch_n(k, BURST);
+            t[b] = (now_ns() - t0) / BURST;
+            CHECK(cudaDeviceSynchronize());
+        }
+        CHECK(cudaGetLastError());
+        result(names[k], median(t, BURSTS), "ns");
+    }
+    double t0 = now_ns();
+    launch_n(1, E2E_LAUNCHES);
+    CHECK(cudaDeviceSynchronize());
+    double dt = now_ns() - t0;
+    CHECK(cudaGetLastError());
+    result("launch_e2e_200k_ns", dt / E2E_LAUNCHES, "ns");
+}
+
+static void bench_mem(void)
+{
+    static double t[MEMCPY_REPS];
+    char small[64] = {1};
+    char *d;
+    CHECK(cudaMalloc((void **)&d, BW_BYTES));
+    for (int i = 0; i < 10; i++) {
+        CHECK(cudaMemcpy(d, small, sizeof small, cudaMemcpyHostToDevice));
+        CHECK(cudaMemcpy(small, d, sizeof small, cudaMemcpyDeviceToHost));
+    }
+    for (int i = 0; i < MEMCPY_REPS; i++) {
+        double t0 = now_ns();
+        CHECK(cudaMemcpy(d, small, sizeof small, cudaMemcpyHostToDevice));
+        t[i] = (now_ns() - t0) / 1e3;
+    }
+    result("memcpy_h2d_64B_us", median(t, MEMCPY_REPS), "us");
+    for (int i = 0; i < MEMCPY_REPS; i++) {
+        double t0 = now_ns();
+        CHECK(cudaMemcpy(small, d, sizeof small, cudaMemcpyDeviceToHost));
+        t[i] = (now_ns() - t0) / 1e3;
+    }
+    result("memcpy_d2h_64B_us", median(t, MEMCPY_REPS), "us");
+    char *h = (char *)malloc(BW_BYTES);
+    if (!h) { printf("FAIL malloc\n"); exit(1); }
+    memset(h, 7, BW_BYTES);
+    CHECK(cudaMemcpy(d, h, BW_BYTES, cudaMemcpyHostToDevice));
+    for (int i = 0; i < BW_REPS; i++) {
+        double t0 = now_ns();
+        CHECK(cudaMemcpy(d, h, BW_BYTES, cudaMemcpyHostToDevice));
+        t[i] = BW_BYTES / (now_ns() - t0);  // bytes/ns = GB/s
+    }
+    result("h2d_64MiB_pageable_GBps", median(t, BW_REPS), "GB/s");
+    free(h);
+    CHECK(cudaFree(d));
+}
+
+static void bench_graph(void)
+{
+    cudaStream_t s;
+    cudaGraph_t g;
+    cudaGraphExec_t ge;
+    static double per_kernel[GRAPH_REPS], host[GRAPH_REPS];
+    CHECK(cudaStreamCreate(&s));
+    k4<<<1, 32, 0, s>>>(1, 2, 3, 4);  // load the module before capture
+    CHECK(cudaGetLastError());
+    CHECK(cudaStreamSynchronize(s));
+    CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+    for (int i = 0; i < GRAPH_NODES; i++)
+        k4<<<1, 32, 0, s>>>(i, 2, 3, 4);
+    CHECK(cudaGetLastError());
+    CHECK(cudaStreamEndCapture(s, &g));
+    CHECK(cudaGraphInstantiate(&ge, g, 0));
+    CHECK(cudaGraphLaunch(ge, s));  // warm-up (upload)
+    CHECK(cudaStreamSynchronize(s));
+    for (int r = 0; r < GRAPH_REPS; r++) {
+        double t0 = now_ns();
+        for (int i = 0; i < GRAPH_LAUNCHES; i++)
+            CHECK(cudaGraphLaunch(ge, s));
+        double t1 = now_ns();
+        CHECK(cudaStreamSynchronize(s));
+        double t2 = now_ns();
+        host[r] = (t1 - t0) / GRAPH_LAUNCHES / 1e3;
+        per_kernel[r] = (t2 - t0) / (GRAPH_LAUNCHES * GRAPH_NODES);
+    }
+    result("graph_per_kernel_ns", median(per_kernel, GRAPH_REPS), "ns");
+    result("graph_launch_host_us", median(host, GRAPH_REPS), "us");
+    CHECK(cudaGraphExecDestroy(ge));
+    CHECK(cudaGraphDestroy(g));
+    CHECK(cudaStreamDestroy(s));
+}
+
+static void bench_startup(void)
+{
+    k4<<<1, 32>>>(1, 2, 3, 4);
+    CHECK(cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
+    result("rss_kb", (double)rss_kb(), "kB");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        usage_exit(argv[0]);
+    const char *mode = argv[1];
+    if (strcmp(mode, "launch") && strcmp(mode, "mem") && strcmp(mode, "graph") &&
+        strcmp(mode, "startup"))
+        usage_exit(argv[0]);
+    require_gpu();
+    for (int i = 0; i < 1024; i++)
+        big.v[i] = i + 1;
+    if (!strcmp(mode, "launch"))
+        bench_launch();
+    else if (!strcmp(mode, "mem"))
+        bench_mem();
+    else if (!strcmp(mode, "graph"))
+        bench_graph();
+    else
+        bench_startup();
+    return 0;
+}
