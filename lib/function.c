@@ -199,6 +199,21 @@ RT_API cudaError_t cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncA
     return cudaSuccess;
 }
 
+/* The CUfunction of a kernel in the current context (cudaFunction_t is the driver's CUfunction):
+ * loaded and resolved like a launch would, with cudaFuncSetAttribute's settings applied. */
+RT_API cudaError_t cudaGetFuncBySymbol(cudaFunction_t *functionPtr, const void *symbolPtr)
+{
+    if (!functionPtr)
+        RT_RETURN(cudaErrorInvalidValue);
+    rt_device *d;
+    rt_kernel *k;
+    CUfunction f;
+    cudaError_t e = rt_function_resolve(symbolPtr, &d, &k, &f);
+    if (e == cudaSuccess)
+        *functionPtr = (cudaFunction_t)f;
+    RT_RETURN(e);
+}
+
 /* Where each field of cudaFuncAttributes comes from. */
 static const struct {
     size_t offset;

@@ -7,6 +7,7 @@
 #include "e2e.h"
 
 #include <cuda.h>
+#include <cudaTypedefs.h>
 #include <cuda_profiler_api.h>
 #include <stdio.h>
 
@@ -205,6 +206,31 @@ static void get_kernel_returns_a_handle_every_function_accepts(void **state)
     assert_int_equal(a.maxThreadsPerBlock, 256);
     assert_cuda(cudaGetKernel(NULL, fn_bounded_stub()), cudaErrorInvalidValue);
     assert_cuda(cudaGetKernel(&k, (const void *)never_registered),
+                cudaErrorInvalidResourceHandle);
+}
+
+static void get_func_by_symbol_gives_the_drivers_function_of_the_current_context(void **state)
+{
+    (void)state;
+    cudaFunction_t f = NULL;
+    size_t lookups = fk.fake_count_calls("cuModuleGetFunction");
+    assert_cuda(cudaGetFuncBySymbol(&f, fn_bounded_stub()), cudaSuccess);
+    assert_non_null(f);
+    /* A real CUfunction of the fake: the driver answers questions about it. */
+    int threads = 0;
+    PFN_cuFuncGetAttribute_v2020 get = NULL;
+    enum cudaDriverEntryPointQueryResult status;
+    assert_cuda(cudaGetDriverEntryPointByVersion("cuFuncGetAttribute", (void **)&get, 2020,
+                                                 cudaEnableDefault, &status), cudaSuccess);
+    assert_int_equal(get(&threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, (CUfunction)f),
+                     CUDA_SUCCESS);
+    assert_int_equal(threads, 256);
+    cudaFunction_t again = NULL;
+    assert_cuda(cudaGetFuncBySymbol(&again, fn_bounded_stub()), cudaSuccess);
+    assert_ptr_equal(again, f);
+    assert_true(fk.fake_count_calls("cuModuleGetFunction") <= lookups + 1);
+    assert_cuda(cudaGetFuncBySymbol(NULL, fn_bounded_stub()), cudaErrorInvalidValue);
+    assert_cuda(cudaGetFuncBySymbol(&f, (const void *)never_registered),
                 cudaErrorInvalidResourceHandle);
 }
 
@@ -709,6 +735,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(func_set_cache_and_shared_mem_config_validate),
         cmocka_unit_test(func_get_name_and_param_info_describe_the_kernel),
         cmocka_unit_test(get_kernel_returns_a_handle_every_function_accepts),
+        cmocka_unit_test(get_func_by_symbol_gives_the_drivers_function_of_the_current_context),
     };
     const struct CMUnitTest occupancy[] = {
         cmocka_unit_test(occupancy_max_active_blocks_follows_the_driver),
