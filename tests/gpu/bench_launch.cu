@@ -13,6 +13,8 @@
 // paired-buffer.  (Separate processes on the GPU machine differ by up to 15% from one another.)
 // Output: "bench_launch <label> <steady ns> <queued ns> <launches> <check>" per line.
 #include "gpu_check.h"
+#include <cuda.h>
+#include <cudaTypedefs.h>
 #include "bench_kernel.cuh"
 #include <time.h>
 
@@ -34,8 +36,25 @@ struct timing {
 static int *dout;
 static const BenchParams params = {1, 2, 3, 4};
 
+// With BENCH_VS_DRIVER=1 the batches alternate between <<<>>> (through the runtime under test)
+// and cuLaunchKernel on the same kernel's CUfunction (cudaGetFuncBySymbol), called through
+// cudaGetDriverEntryPoint: the runtime's own cost, measured against the driver in one process.
+static PFN_cuLaunchKernel_v4000 driver_launch;
+static CUfunction driver_function;
+static bool use_driver;
+
 static void launch_batch(int n)
 {
+    if (use_driver) {
+        int a = 1;
+        float b = 2.0f;
+        BenchParams p = params;
+        long long c = 3;
+        void *args[5] = {&dout, &a, &b, &p, &c};
+        for (int i = 0; i < n; i++)
+            driver_launch(driver_function, 1, 1, 1, 32, 1, 1, 0, NULL, args, NULL);
+        return;
+    }
     for (int i = 0; i < n; i++)
         bench_kernel<<<1, 32>>>(dout, 1, 2.0f, params, 3LL);
 }
@@ -72,7 +91,8 @@ int main(int argc, char **argv)
     gpu_require("bench_launch");
     const int launches = argc > 1 ? atoi(argv[1]) : 20000;
     const int batch = 500, queued_batch = 200;
-    const bool paired = getenv("BENCH_PAIRED") && minicudart_set_launch_params;
+    const bool vs_driver = getenv("BENCH_VS_DRIVER") != NULL;
+    const bool paired = vs_driver || (getenv("BENCH_PAIRED") && minicudart_set_launch_params);
     const char *label = getenv("BENCH_LABEL");
     if (!label)
         label = getenv("MINICUDART_LAUNCH_PARAMS");
@@ -85,13 +105,23 @@ int main(int argc, char **argv)
     CHECK(cudaGetLastError());
     CHECK(cudaDeviceSynchronize());
 
-    // In paired mode the modes take turns: timing[0] array, timing[1] buffer.
+    if (vs_driver) {
+        enum cudaDriverEntryPointQueryResult status;
+        CHECK(cudaGetDriverEntryPointByVersion("cuLaunchKernel", (void **)&driver_launch, 4000,
+                                               cudaEnableDefault, &status));
+        CHECK(cudaGetFuncBySymbol((cudaFunction_t *)&driver_function, (const void *)bench_kernel));
+    }
+
+    // In paired mode the modes take turns: timing[0] array (or the runtime), timing[1] buffer
+    // (or the driver).
     timing t[2] = {};
     const char *const modes[2] = {"array", "buffer"};
+    const char *const vs_names[2] = {"runtime", "driver"};
     int total = 2 * batch, round = 0;
     for (int done = 0; done < launches; done += batch, round++) {
         int which = paired ? round % 2 : 0;
-        if (paired)
+        use_driver = vs_driver && which == 1;
+        if (paired && !vs_driver)
             set_mode(modes[which]);
         time_steady_batch(&t[which], batch);
         total += batch;
@@ -99,7 +129,8 @@ int main(int argc, char **argv)
     round = 0;
     for (int done = 0; done < launches / 4; done += queued_batch, round++) {
         int which = paired ? round % 2 : 0;
-        if (paired)
+        use_driver = vs_driver && which == 1;
+        if (paired && !vs_driver)
             set_mode(modes[which]);
         time_queued_batch(&t[which], queued_batch);
         total += queued_batch;
@@ -110,8 +141,11 @@ int main(int argc, char **argv)
     CHECK(cudaMemcpy(&result, dout, sizeof result, cudaMemcpyDeviceToHost));
     const bool ok = result == total * (1 + 2 + 1 + 4 + 3);
     for (int i = 0; i < (paired ? 2 : 1); i++) {
-        char name[32];
-        snprintf(name, sizeof name, "%s%s", paired ? "paired-" : "", paired ? modes[i] : label);
+        char name[64];
+        if (vs_driver)
+            snprintf(name, sizeof name, "%s-vs-driver-%s", label, vs_names[i]);
+        else
+            snprintf(name, sizeof name, "%s%s", paired ? "paired-" : "", paired ? modes[i] : label);
         printf("bench_launch %s %.1f %.1f %d %s\n", name, t[i].steady_ns / t[i].steady_n,
                t[i].queued_ns / t[i].queued_n, t[i].steady_n, ok ? "ok" : "WRONG");
     }

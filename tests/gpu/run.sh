@@ -259,7 +259,7 @@ main() {
     local r mode label line bench_rows=()
     : >"$W/run/bench.txt"
     for r in $(seq "$BENCH_ROUNDS"); do
-        for mode in array buffer nvidia driver paired; do
+        for mode in array buffer nvidia driver paired vsdriver; do
             [ "$(remaining)" -lt 40 ] && break 2
             case $mode in
             array | buffer) [ -x "$W/bin/bench_launch.minicudart" ] || { echo "round $r $mode: not built" >>"$W/run/bench.txt"; continue; }
@@ -269,6 +269,16 @@ main() {
                 line=$(BENCH_LABEL=nvidia timeout -k 5 30 "$W/bin/bench_launch.nvidia" "$BENCH_LAUNCHES" 2>&1 | tail -n 1) ;;
             driver) [ -x "$W/bin/bench_launch.driver" ] || continue
                 line=$(timeout -k 5 30 "$W/bin/bench_launch.driver" "$W/bin/bench_kernel.cubin" "$BENCH_LAUNCHES" 2>&1 | tail -n 1) ;;
+            vsdriver) # each runtime against cuLaunchKernel on the same kernel, in one process
+                for v in minicudart nvidia; do
+                    [ -x "$W/bin/bench_launch.$v" ] || continue
+                    BENCH_VS_DRIVER=1 BENCH_LABEL=$v timeout -k 5 30 "$W/bin/bench_launch.$v" \
+                        "$BENCH_LAUNCHES" 2>&1 | grep '^bench_launch .*-vs-driver-' |
+                        while read -r line; do
+                            echo "round $r $(echo "$line" | awk '{print $2}'): $line"
+                        done >>"$W/run/bench.txt"
+                done
+                continue ;;
             paired) [ -x "$W/bin/bench_launch.minicudart" ] || continue
                 # Both minicudart modes in one process, batch by batch: two result lines.
                 BENCH_PAIRED=1 timeout -k 5 30 "$W/bin/bench_launch.minicudart" "$BENCH_LAUNCHES" 2>&1 |
@@ -283,15 +293,17 @@ main() {
     # Two figures per launch: steady (the GPU running the launches as they come) and queued
     # (behind a busy GPU: the host's enqueue cost alone).
     median_of() { sort -n | awk '{v[NR]=$1} END {if (NR) print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
-    for label in array buffer nvidia driver paired-array paired-buffer; do
+    for label in array buffer nvidia driver paired-array paired-buffer \
+                 minicudart-vs-driver-runtime minicudart-vs-driver-driver \
+                 nvidia-vs-driver-runtime nvidia-vs-driver-driver; do
         local ok steady queued
         ok=$(grep -E "^round [0-9]+ $label: bench_launch $label [0-9.]+ [0-9.]+ [0-9]+ ok" "$W/run/bench.txt")
         if [ -n "$ok" ]; then
             steady=$(echo "$ok" | awk '{print $6}' | median_of)
             queued=$(echo "$ok" | awk '{print $7}' | median_of)
-            bench_rows+=("$(printf 'launch %-13s median ns/launch: steady %7.1f  queued %7.1f  (%d rounds)' "$label" "$steady" "$queued" "$(echo "$ok" | wc -l)")")
+            bench_rows+=("$(printf 'launch %-28s median ns/launch: steady %7.1f  queued %7.1f  (%d rounds)' "$label" "$steady" "$queued" "$(echo "$ok" | wc -l)")")
         else
-            bench_rows+=("$(printf 'launch %-13s no result: %s' "$label" "$(grep -m1 " $label: " "$W/run/bench.txt" | cut -d: -f2- | cut -c1-90)")")
+            bench_rows+=("$(printf 'launch %-28s no result: %s' "$label" "$(grep -m1 " $label: " "$W/run/bench.txt" | cut -d: -f2- | cut -c1-90)")")
         fi
     done
 
