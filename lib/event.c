@@ -16,13 +16,6 @@ _Static_assert(cudaEventDefault == CU_EVENT_DEFAULT &&
                cudaEventRecordExternal == CU_EVENT_RECORD_EXTERNAL,
                "event flags differ");
 
-/* Translates a driver result, and records it against d when it is sticky. */
-static cudaError_t rt_event_result(rt_device *d, CUresult r)
-{
-    cudaError_t e = rt_error_from_cu(r);
-    rt_device_note_error(d, e);
-    return e;
-}
 
 static cudaError_t rt_event_create(cudaEvent_t *event, unsigned flags)
 {
@@ -33,7 +26,7 @@ static cudaError_t rt_event_create(cudaEvent_t *event, unsigned flags)
     if (e != cudaSuccess)
         return e;
     CUevent ev = NULL;
-    e = rt_event_result(d, rt_drv.cuEventCreate(&ev, flags));
+    e = rt_driver_result(d, rt_drv.cuEventCreate(&ev, flags));
     if (e == cudaSuccess)
         *event = (cudaEvent_t)ev;
     RT_TRACE("event %p created (flags %#x): %s", (void *)ev, flags, rt_error_name(e));
@@ -57,7 +50,7 @@ RT_API cudaError_t cudaEventDestroy(cudaEvent_t event)
     if (e != cudaSuccess)
         RT_RETURN(e);
     /* An event recorded but not yet reached is released by the driver once it completes. */
-    RT_RETURN(rt_event_result(d, rt_drv.cuEventDestroy((CUevent)event)));
+    RT_RETURN(rt_driver_result(d, rt_drv.cuEventDestroy((CUevent)event)));
 }
 
 /* cuEventRecord, or cuEventRecordWithFlags when with_flags (cudaEventRecordWithFlags with flags
@@ -72,7 +65,7 @@ static cudaError_t rt_event_record(cudaEvent_t event, cudaStream_t stream, unsig
     CUstream s = rt_stream(stream, per_thread);
     CUresult r = with_flags ? rt_drv.cuEventRecordWithFlags((CUevent)event, s, flags)
                             : rt_drv.cuEventRecord((CUevent)event, s);
-    return rt_event_result(d, r);
+    return rt_driver_result(d, r);
 }
 
 RT_API cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
@@ -105,7 +98,7 @@ RT_API cudaError_t cudaEventQuery(cudaEvent_t event)
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
         RT_RETURN(e);
-    RT_RETURN_QUERY(rt_event_result(d, rt_drv.cuEventQuery((CUevent)event)));
+    RT_RETURN_QUERY(rt_driver_result(d, rt_drv.cuEventQuery((CUevent)event)));
 }
 
 RT_API cudaError_t cudaEventSynchronize(cudaEvent_t event)
@@ -114,7 +107,7 @@ RT_API cudaError_t cudaEventSynchronize(cudaEvent_t event)
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
         RT_RETURN(e);
-    RT_RETURN(rt_event_result(d, rt_drv.cuEventSynchronize((CUevent)event)));
+    RT_RETURN(rt_driver_result(d, rt_drv.cuEventSynchronize((CUevent)event)));
 }
 
 /*
@@ -132,7 +125,7 @@ RT_API cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_
     if (e != cudaSuccess)
         RT_RETURN(e);
     float elapsed = 0.0f;
-    e = rt_event_result(d, rt_drv.cuEventElapsedTime(&elapsed, (CUevent)start, (CUevent)end));
+    e = rt_driver_result(d, rt_drv.cuEventElapsedTime(&elapsed, (CUevent)start, (CUevent)end));
     if (e == cudaSuccess)
         *ms = elapsed;
     RT_RETURN_QUERY(e);

@@ -51,7 +51,7 @@ static cudaError_t rt_begin_capture(cudaStream_t stream, enum cudaStreamCaptureM
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
         return e;
-    return rt_graph_result(d, rt_drv.cuStreamBeginCapture(rt_stream(stream, per_thread),
+    return rt_driver_result(d, rt_drv.cuStreamBeginCapture(rt_stream(stream, per_thread),
                                                           (CUstreamCaptureMode)mode));
 }
 
@@ -76,7 +76,7 @@ static cudaError_t rt_begin_capture_to_graph(cudaStream_t stream, cudaGraph_t gr
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
         return e;
-    return rt_graph_result(d, rt_drv.cuStreamBeginCaptureToGraph(
+    return rt_driver_result(d, rt_drv.cuStreamBeginCaptureToGraph(
                                   rt_stream(stream, per_thread), graph, dependencies,
                                   (const CUgraphEdgeData *)dependencyData, numDependencies,
                                   (CUstreamCaptureMode)mode));
@@ -110,7 +110,7 @@ static cudaError_t rt_end_capture(cudaStream_t stream, cudaGraph_t *pGraph, bool
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
         return e;
-    return rt_graph_result(d, rt_drv.cuStreamEndCapture(rt_stream(stream, per_thread), pGraph));
+    return rt_driver_result(d, rt_drv.cuStreamEndCapture(rt_stream(stream, per_thread), pGraph));
 }
 
 RT_API cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph)
@@ -133,7 +133,7 @@ static cudaError_t rt_is_capturing(cudaStream_t stream, enum cudaStreamCaptureSt
     if (e != cudaSuccess)
         return e;
     CUstreamCaptureStatus cu_status = CU_STREAM_CAPTURE_STATUS_NONE;
-    e = rt_graph_result(d, rt_drv.cuStreamIsCapturing(rt_stream(stream, per_thread),
+    e = rt_driver_result(d, rt_drv.cuStreamIsCapturing(rt_stream(stream, per_thread),
                                                        &cu_status));
     if (e == cudaSuccess)
         *status = (enum cudaStreamCaptureStatus)cu_status;
@@ -168,7 +168,7 @@ static cudaError_t rt_get_capture_info(cudaStream_t stream,
         return e;
     CUstreamCaptureStatus cu_status = CU_STREAM_CAPTURE_STATUS_NONE;
     cuuint64_t id = 0;
-    e = rt_graph_result(d, rt_drv.cuStreamGetCaptureInfo(
+    e = rt_driver_result(d, rt_drv.cuStreamGetCaptureInfo(
                                rt_stream(stream, per_thread), &cu_status, id_out ? &id : NULL,
                                graph_out, dependencies_out,
                                (const CUgraphEdgeData **)edge_data_out, count_out));
@@ -212,7 +212,7 @@ static cudaError_t rt_update_capture_deps(cudaStream_t stream, cudaGraphNode_t *
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
         return e;
-    return rt_graph_result(d, rt_drv.cuStreamUpdateCaptureDependencies(
+    return rt_driver_result(d, rt_drv.cuStreamUpdateCaptureDependencies(
                                   rt_stream(stream, per_thread), dependencies,
                                   (const CUgraphEdgeData *)dependencyData, numDependencies,
                                   flags));
@@ -244,7 +244,7 @@ RT_API cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMod
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
     CUstreamCaptureMode cu_mode = (CUstreamCaptureMode)*mode;
-    cudaError_t e = rt_graph_result(d, rt_drv.cuThreadExchangeStreamCaptureMode(&cu_mode));
+    cudaError_t e = rt_driver_result(d, rt_drv.cuThreadExchangeStreamCaptureMode(&cu_mode));
     if (e == cudaSuccess)
         *mode = (enum cudaStreamCaptureMode)cu_mode;
     RT_RETURN(e);
@@ -257,13 +257,13 @@ RT_API cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags)
     if (!pGraph)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
-    RT_RETURN(rt_graph_result(d, rt_drv.cuGraphCreate(pGraph, flags)));
+    RT_RETURN(rt_driver_result(d, rt_drv.cuGraphCreate(pGraph, flags)));
 }
 
 RT_API cudaError_t cudaGraphDestroy(cudaGraph_t graph)
 {
     RT_GRAPH_ENTER(d);
-    RT_RETURN(rt_graph_result(d, rt_drv.cuGraphDestroy(graph)));
+    RT_RETURN(rt_driver_result(d, rt_drv.cuGraphDestroy(graph)));
 }
 
 RT_API cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph)
@@ -271,7 +271,7 @@ RT_API cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t original
     if (!pGraphClone)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
-    RT_RETURN(rt_graph_result(d, rt_drv.cuGraphClone(pGraphClone, originalGraph)));
+    RT_RETURN(rt_driver_result(d, rt_drv.cuGraphClone(pGraphClone, originalGraph)));
 }
 
 RT_API cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *numNodes)
@@ -279,7 +279,7 @@ RT_API cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, 
     if (!numNodes)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
-    RT_RETURN(rt_graph_result(d, rt_drv.cuGraphGetNodes(graph, nodes, numNodes)));
+    RT_RETURN(rt_driver_result(d, rt_drv.cuGraphGetNodes(graph, nodes, numNodes)));
 }
 
 RT_API cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t *pRootNodes,
@@ -288,7 +288,7 @@ RT_API cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t *pRo
     if (!pNumRootNodes)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
-    RT_RETURN(rt_graph_result(d, rt_drv.cuGraphGetRootNodes(graph, pRootNodes, pNumRootNodes)));
+    RT_RETURN(rt_driver_result(d, rt_drv.cuGraphGetRootNodes(graph, pRootNodes, pNumRootNodes)));
 }
 
 RT_API cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *from,
@@ -297,7 +297,7 @@ RT_API cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNo
                                             size_t numDependencies)
 {
     RT_GRAPH_ENTER(d);
-    RT_RETURN(rt_graph_result(d, rt_drv.cuGraphAddDependencies(
+    RT_RETURN(rt_driver_result(d, rt_drv.cuGraphAddDependencies(
                                      graph, from, to, (const CUgraphEdgeData *)edgeData,
                                      numDependencies)));
 }
@@ -311,7 +311,7 @@ RT_API cudaError_t cudaGraphDebugDotPrint(cudaGraph_t graph, const char *path, u
         RT_TRACE("cudaGraphDebugDotPrint: the driver has no cuGraphDebugDotPrint: not implemented");
         RT_RETURN(cudaErrorNotSupported);
     }
-    RT_RETURN(rt_graph_result(d, rt_drv.cuGraphDebugDotPrint(graph, path, flags)));
+    RT_RETURN(rt_driver_result(d, rt_drv.cuGraphDebugDotPrint(graph, path, flags)));
 }
 
 /* ---- kernel nodes --------------------------------------------------------------------------- */
@@ -361,7 +361,7 @@ RT_API cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode, cudaGraph
     CUDA_KERNEL_NODE_PARAMS params;
     cudaError_t e = rt_kernel_node_params(pNodeParams, d, &params);
     if (e == cudaSuccess)
-        e = rt_graph_result(d, rt_drv.cuGraphAddKernelNode(pGraphNode, graph, pDependencies,
+        e = rt_driver_result(d, rt_drv.cuGraphAddKernelNode(pGraphNode, graph, pDependencies,
                                                            numDependencies, &params));
     RT_RETURN(e);
 }
@@ -375,7 +375,7 @@ RT_API cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node,
     CUDA_KERNEL_NODE_PARAMS params;
     cudaError_t e = rt_kernel_node_params(pNodeParams, d, &params);
     if (e == cudaSuccess)
-        e = rt_graph_result(d, rt_drv.cuGraphKernelNodeSetParams(node, &params));
+        e = rt_driver_result(d, rt_drv.cuGraphKernelNodeSetParams(node, &params));
     RT_RETURN(e);
 }
 
@@ -389,7 +389,7 @@ RT_API cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec,
     CUDA_KERNEL_NODE_PARAMS params;
     cudaError_t e = rt_kernel_node_params(pNodeParams, d, &params);
     if (e == cudaSuccess)
-        e = rt_graph_result(d, rt_drv.cuGraphExecKernelNodeSetParams(hGraphExec, node, &params));
+        e = rt_driver_result(d, rt_drv.cuGraphExecKernelNodeSetParams(hGraphExec, node, &params));
     RT_RETURN(e);
 }
 
@@ -428,7 +428,7 @@ RT_API cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node,
     RT_GRAPH_ENTER(d);
     CUDA_KERNEL_NODE_PARAMS params;
     memset(&params, 0, sizeof params);
-    cudaError_t e = rt_graph_result(d, rt_drv.cuGraphKernelNodeGetParams(node, &params));
+    cudaError_t e = rt_driver_result(d, rt_drv.cuGraphKernelNodeGetParams(node, &params));
     if (e != cudaSuccess)
         RT_RETURN(e);
     const void *host_fun = rt_host_function_of(params.func, d);
@@ -509,7 +509,7 @@ RT_API cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode, cudaGraph
     CUDA_MEMCPY3D copy;
     cudaError_t e = rt_memcpy3d_params(pCopyParams, &copy);
     if (e == cudaSuccess)
-        e = rt_graph_result(d, rt_drv.cuGraphAddMemcpyNode(pGraphNode, graph, pDependencies,
+        e = rt_driver_result(d, rt_drv.cuGraphAddMemcpyNode(pGraphNode, graph, pDependencies,
                                                            numDependencies, &copy, d->context));
     RT_RETURN(e);
 }
@@ -532,7 +532,7 @@ RT_API cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode, cudaGra
     CUDA_MEMCPY3D copy;
     cudaError_t e = rt_memcpy3d_params(&p, &copy);
     if (e == cudaSuccess)
-        e = rt_graph_result(d, rt_drv.cuGraphAddMemcpyNode(pGraphNode, graph, pDependencies,
+        e = rt_driver_result(d, rt_drv.cuGraphAddMemcpyNode(pGraphNode, graph, pDependencies,
                                                            numDependencies, &copy, d->context));
     RT_RETURN(e);
 }
@@ -553,7 +553,7 @@ RT_API cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode, cudaGraph
         .width = pMemsetParams->width,
         .height = pMemsetParams->height,
     };
-    RT_RETURN(rt_graph_result(d, rt_drv.cuGraphAddMemsetNode(pGraphNode, graph, pDependencies,
+    RT_RETURN(rt_driver_result(d, rt_drv.cuGraphAddMemsetNode(pGraphNode, graph, pDependencies,
                                                              numDependencies, &set, d->context)));
 }
 
@@ -567,7 +567,7 @@ RT_API cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *pGraphNode, cudaGraph_t
     RT_GRAPH_ENTER(d);
     /* cudaHostFn_t and CUhostFn are both void (*)(void *). */
     CUDA_HOST_NODE_PARAMS host = { .fn = pNodeParams->fn, .userData = pNodeParams->userData };
-    RT_RETURN(rt_graph_result(d, rt_drv.cuGraphAddHostNode(pGraphNode, graph, pDependencies,
+    RT_RETURN(rt_driver_result(d, rt_drv.cuGraphAddHostNode(pGraphNode, graph, pDependencies,
                                                            numDependencies, &host)));
 }
 
@@ -578,7 +578,7 @@ RT_API cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *pGraphNode, cudaG
     if (!pGraphNode)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
-    RT_RETURN(rt_graph_result(d, rt_drv.cuGraphAddChildGraphNode(pGraphNode, graph, pDependencies,
+    RT_RETURN(rt_driver_result(d, rt_drv.cuGraphAddChildGraphNode(pGraphNode, graph, pDependencies,
                                                                  numDependencies, childGraph)));
 }
 
@@ -589,7 +589,7 @@ RT_API cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *pGraphNode, cudaGraph_
     if (!pGraphNode)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
-    RT_RETURN(rt_graph_result(d, rt_drv.cuGraphAddEmptyNode(pGraphNode, graph, pDependencies,
+    RT_RETURN(rt_driver_result(d, rt_drv.cuGraphAddEmptyNode(pGraphNode, graph, pDependencies,
                                                             numDependencies)));
 }
 
@@ -601,7 +601,7 @@ RT_API cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t
     if (!pGraphExec)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
-    RT_RETURN(rt_graph_result(d, rt_drv.cuGraphInstantiateWithFlags(pGraphExec, graph, flags)));
+    RT_RETURN(rt_driver_result(d, rt_drv.cuGraphInstantiateWithFlags(pGraphExec, graph, flags)));
 }
 
 RT_API cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
@@ -610,7 +610,7 @@ RT_API cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec, cu
     if (!pGraphExec)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
-    RT_RETURN(rt_graph_result(d, rt_drv.cuGraphInstantiateWithFlags(pGraphExec, graph, flags)));
+    RT_RETURN(rt_driver_result(d, rt_drv.cuGraphInstantiateWithFlags(pGraphExec, graph, flags)));
 }
 
 static cudaError_t rt_instantiate_with_params(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
@@ -627,7 +627,7 @@ static cudaError_t rt_instantiate_with_params(cudaGraphExec_t *pGraphExec, cudaG
         .flags = params->flags,
         .hUploadStream = rt_stream(params->uploadStream, per_thread),
     };
-    e = rt_graph_result(d, rt_drv.cuGraphInstantiateWithParams(pGraphExec, graph, &cu));
+    e = rt_driver_result(d, rt_drv.cuGraphInstantiateWithParams(pGraphExec, graph, &cu));
     params->errNode_out = cu.hErrNode_out;
     params->result_out = (cudaGraphInstantiateResult)cu.result_out;
     return e;
@@ -652,7 +652,7 @@ static cudaError_t rt_graph_launch(cudaGraphExec_t exec, cudaStream_t stream, bo
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
         return e;
-    return rt_graph_result(d, rt_drv.cuGraphLaunch(exec, rt_stream(stream, per_thread)));
+    return rt_driver_result(d, rt_drv.cuGraphLaunch(exec, rt_stream(stream, per_thread)));
 }
 
 RT_API cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream)
@@ -671,7 +671,7 @@ static cudaError_t rt_graph_upload(cudaGraphExec_t exec, cudaStream_t stream, bo
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
         return e;
-    return rt_graph_result(d, rt_drv.cuGraphUpload(exec, rt_stream(stream, per_thread)));
+    return rt_driver_result(d, rt_drv.cuGraphUpload(exec, rt_stream(stream, per_thread)));
 }
 
 RT_API cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream)
@@ -687,7 +687,7 @@ RT_API cudaError_t cudaGraphUpload_ptsz(cudaGraphExec_t graphExec, cudaStream_t 
 RT_API cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec)
 {
     RT_GRAPH_ENTER(d);
-    RT_RETURN(rt_graph_result(d, rt_drv.cuGraphExecDestroy(graphExec)));
+    RT_RETURN(rt_driver_result(d, rt_drv.cuGraphExecDestroy(graphExec)));
 }
 
 RT_API cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
@@ -698,7 +698,7 @@ RT_API cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t h
     RT_GRAPH_ENTER(d);
     CUgraphExecUpdateResultInfo info;
     memset(&info, 0, sizeof info);
-    cudaError_t e = rt_graph_result(d, rt_drv.cuGraphExecUpdate(hGraphExec, hGraph, &info));
+    cudaError_t e = rt_driver_result(d, rt_drv.cuGraphExecUpdate(hGraphExec, hGraph, &info));
     resultInfo->result = (enum cudaGraphExecUpdateResult)info.result;
     resultInfo->errorNode = info.errorNode;
     resultInfo->errorFromNode = info.errorFromNode;

@@ -7,13 +7,6 @@
 
 #include "internal.h"
 
-/* A driver result as the runtime reports it: translated, and noted when sticky. */
-static inline cudaError_t rt_graph_result(rt_device *d, CUresult r)
-{
-    cudaError_t e = rt_error_from_cu(r);
-    rt_device_note_error(d, e);
-    return e;
-}
 
 RT_API cudaError_t cudaStreamBeginCapture_ptsz(cudaStream_t stream,
                                                enum cudaStreamCaptureMode mode);

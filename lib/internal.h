@@ -192,6 +192,15 @@ cudaError_t rt_context_enter(rt_device **out);
 /* Records a sticky error against a device when e is one. */
 void rt_device_note_error(rt_device *d, cudaError_t e);
 
+/* The result of a driver call made after rt_context_enter, as the runtime reports it: translated,
+ * and recorded against the device when sticky. */
+static inline cudaError_t rt_driver_result(rt_device *d, CUresult r)
+{
+    cudaError_t e = rt_error_from_cu(r);
+    rt_device_note_error(d, e);
+    return e;
+}
+
 /* ---- module.c ------------------------------------------------------------------------------- */
 
 /* Loads module m on device d (once per context generation) and binds its managed variables. */

@@ -47,7 +47,7 @@ static cudaError_t rt_alloc_pitch(size_t width, size_t rows, CUdeviceptr *ptr, s
     *pitch = 0;
     if (width == 0 || rows == 0)
         return cudaSuccess;     /* as cudaMalloc(0): nothing allocated, a NULL pointer */
-    return rt_memory_result(d, rt_drv.cuMemAllocPitch(ptr, pitch, width, rows,
+    return rt_driver_result(d, rt_drv.cuMemAllocPitch(ptr, pitch, width, rows,
                                                       RT_PITCH_ELEMENT_SIZE));
 }
 
@@ -108,7 +108,7 @@ static cudaError_t rt_memcpy2d(void *dst, size_t dpitch, const void *src, size_t
     CUresult r = o.async ? rt_drv.cuMemcpy2DAsync(&c, o.stream)
                  : o.per_thread ? rt_drv.cuMemcpy2DUnaligned_ptds(&c)
                                 : rt_drv.cuMemcpy2DUnaligned(&c);
-    return rt_memory_result(d, r);
+    return rt_driver_result(d, r);
 }
 
 RT_API cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
@@ -159,7 +159,7 @@ static cudaError_t rt_memset2d(void *devPtr, size_t pitch, int value, size_t wid
         return e;
     if (!devPtr || (height > 1 && width > pitch))
         return cudaErrorInvalidValue;
-    return rt_memory_result(d, rt_set_rows(rt_dptr(devPtr), pitch, (unsigned char)value, width,
+    return rt_driver_result(d, rt_set_rows(rt_dptr(devPtr), pitch, (unsigned char)value, width,
                                            height, o));
 }
 
@@ -207,12 +207,12 @@ static cudaError_t rt_memset3d(struct cudaPitchedPtr p, int value, struct cudaEx
         /* the slices are contiguous rows: one call */
         if (extent.height > SIZE_MAX / extent.depth)
             return cudaErrorInvalidValue;
-        return rt_memory_result(d, rt_set_rows(base, p.pitch, byte, extent.width,
+        return rt_driver_result(d, rt_set_rows(base, p.pitch, byte, extent.width,
                                                extent.height * extent.depth, o));
     }
     size_t slice = p.pitch * p.ysize;
     for (size_t z = 0; z < extent.depth; z++) {
-        e = rt_memory_result(d, rt_set_rows(base + z * slice, p.pitch, byte, extent.width,
+        e = rt_driver_result(d, rt_set_rows(base + z * slice, p.pitch, byte, extent.width,
                                             extent.height, o));
         if (e != cudaSuccess)
             return e;
@@ -346,7 +346,7 @@ static cudaError_t rt_memcpy3d(const struct cudaMemcpy3DParms *p, rt_order o)
         return cudaSuccess;
     CUresult r = o.async ? rt_drv.cuMemcpy3DAsync(&c, o.stream)
                  : o.per_thread ? rt_drv.cuMemcpy3D_ptds(&c) : rt_drv.cuMemcpy3D(&c);
-    return rt_memory_result(d, r);
+    return rt_driver_result(d, r);
 }
 
 RT_API cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p)

@@ -118,7 +118,7 @@ static cudaError_t rt_memcpy_async(void *dst, const void *src, size_t count,
         return e;
     if (!dst || !src)
         return cudaErrorInvalidValue;
-    return rt_memory_result(d, rt_drv.cuMemcpyAsync(rt_dptr(dst), rt_dptr(src), count, stream));
+    return rt_driver_result(d, rt_drv.cuMemcpyAsync(rt_dptr(dst), rt_dptr(src), count, stream));
 }
 
 RT_API cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
@@ -141,7 +141,7 @@ static cudaError_t rt_memset_async(void *devPtr, int value, size_t count, CUstre
         return e;
     if (!devPtr)
         return cudaErrorInvalidValue;
-    return rt_memory_result(d, rt_drv.cuMemsetD8Async(rt_dptr(devPtr), (unsigned char)value,
+    return rt_driver_result(d, rt_drv.cuMemsetD8Async(rt_dptr(devPtr), (unsigned char)value,
                                                       count, stream));
 }
 
@@ -185,7 +185,7 @@ static cudaError_t rt_memcpy_peer(void *dst, int dstDevice, const void *src, int
         return cudaErrorInvalidValue;       /* NVIDIA's runtime too, for a host pointer (H200) */
     CUresult r = async ? rt_drv.cuMemcpyAsync(rt_dptr(dst), rt_dptr(src), count, stream)
                        : rt_drv.cuMemcpy(rt_dptr(dst), rt_dptr(src), count);
-    return rt_memory_result(d, r);
+    return rt_driver_result(d, r);
 }
 
 RT_API cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice,
@@ -209,7 +209,7 @@ RT_API cudaError_t cudaMemGetInfo(size_t *free, size_t *total)
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
         RT_RETURN(e);
-    RT_RETURN(rt_memory_result(d, rt_drv.cuMemGetInfo(free, total)));
+    RT_RETURN(rt_driver_result(d, rt_drv.cuMemGetInfo(free, total)));
 }
 
 /* ---- symbols -------------------------------------------------------------------------------- */

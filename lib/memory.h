@@ -21,14 +21,6 @@ static inline CUdeviceptr rt_dptr(const void *p)
     return (CUdeviceptr)(uintptr_t)p;
 }
 
-/* Runs one driver call made after rt_context_enter: translates it and records a sticky error
- * against the device. */
-static inline cudaError_t rt_memory_result(rt_device *d, CUresult r)
-{
-    cudaError_t e = rt_error_from_cu(r);
-    rt_device_note_error(d, e);
-    return e;
-}
 
 RT_API cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t count,
                                         enum cudaMemcpyKind kind, cudaStream_t stream);

@@ -51,7 +51,7 @@ static cudaError_t rt_host_alloc(void **pHost, size_t size, unsigned int flags)
         return cudaSuccess;
     }
     void *p = NULL;
-    e = rt_memory_result(d, rt_drv.cuMemHostAlloc(&p, size, flags));
+    e = rt_driver_result(d, rt_drv.cuMemHostAlloc(&p, size, flags));
     if (e == cudaSuccess)
         *pHost = p;
     return e;
@@ -73,7 +73,7 @@ RT_API cudaError_t cudaFreeHost(void *ptr)
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess || !ptr)
         RT_RETURN(e);
-    RT_RETURN(rt_memory_result(d, rt_drv.cuMemFreeHost(ptr)));
+    RT_RETURN(rt_driver_result(d, rt_drv.cuMemFreeHost(ptr)));
 }
 
 RT_API cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags)
@@ -84,7 +84,7 @@ RT_API cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags)
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
         RT_RETURN(e);
-    RT_RETURN(rt_memory_result(d, rt_drv.cuMemHostRegister(ptr, size, flags)));
+    RT_RETURN(rt_driver_result(d, rt_drv.cuMemHostRegister(ptr, size, flags)));
 }
 
 RT_API cudaError_t cudaHostUnregister(void *ptr)
@@ -95,7 +95,7 @@ RT_API cudaError_t cudaHostUnregister(void *ptr)
         RT_RETURN(e);
     if (!ptr)
         RT_RETURN(cudaErrorInvalidValue);
-    RT_RETURN(rt_memory_result(d, rt_drv.cuMemHostUnregister(ptr)));
+    RT_RETURN(rt_driver_result(d, rt_drv.cuMemHostUnregister(ptr)));
 }
 
 RT_API cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags)
@@ -107,7 +107,7 @@ RT_API cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigne
     if (e != cudaSuccess)
         RT_RETURN(e);
     CUdeviceptr p = 0;
-    e = rt_memory_result(d, rt_drv.cuMemHostGetDevicePointer(&p, pHost, 0));
+    e = rt_driver_result(d, rt_drv.cuMemHostGetDevicePointer(&p, pHost, 0));
     if (e == cudaSuccess)
         *pDevice = (void *)(uintptr_t)p;
     RT_RETURN(e);
@@ -121,7 +121,7 @@ RT_API cudaError_t cudaHostGetFlags(unsigned int *pFlags, void *pHost)
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
         RT_RETURN(e);
-    RT_RETURN(rt_memory_result(d, rt_drv.cuMemHostGetFlags(pFlags, pHost)));
+    RT_RETURN(rt_driver_result(d, rt_drv.cuMemHostGetFlags(pFlags, pHost)));
 }
 
 /* ---- managed memory ------------------------------------------------------------------------- */
@@ -142,7 +142,7 @@ RT_API cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int fl
         return cudaSuccess;
     }
     CUdeviceptr p = 0;
-    e = rt_memory_result(d, rt_drv.cuMemAllocManaged(&p, size, flags));
+    e = rt_driver_result(d, rt_drv.cuMemAllocManaged(&p, size, flags));
     if (e == cudaSuccess)
         *devPtr = (void *)(uintptr_t)p;
     RT_RETURN(e);
@@ -161,7 +161,7 @@ RT_API cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemo
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
         RT_RETURN(e);
-    RT_RETURN(rt_memory_result(d, rt_drv.cuMemAdvise(rt_dptr(devPtr), count,
+    RT_RETURN(rt_driver_result(d, rt_drv.cuMemAdvise(rt_dptr(devPtr), count,
                                                      (CUmem_advise)advice,
                                                      rt_location(location))));
 }
@@ -173,7 +173,7 @@ static cudaError_t rt_prefetch(const void *devPtr, size_t count, struct cudaMemL
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
         return e;
-    return rt_memory_result(d, rt_drv.cuMemPrefetchAsync(rt_dptr(devPtr), count,
+    return rt_driver_result(d, rt_drv.cuMemPrefetchAsync(rt_dptr(devPtr), count,
                                                          rt_location(location), flags, stream));
 }
 
@@ -197,7 +197,7 @@ static cudaError_t rt_attach(CUstream stream, void *devPtr, size_t length, unsig
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
         return e;
-    return rt_memory_result(d, rt_drv.cuStreamAttachMemAsync(stream, rt_dptr(devPtr), length,
+    return rt_driver_result(d, rt_drv.cuStreamAttachMemAsync(stream, rt_dptr(devPtr), length,
                                                              flags));
 }
 
@@ -239,7 +239,7 @@ RT_API cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attrib
         CU_POINTER_ATTRIBUTE_HOST_POINTER,
     };
     void *data[] = {&memory_type, &is_managed, &ordinal, &device_pointer, &host_pointer};
-    e = rt_memory_result(d, rt_drv.cuPointerGetAttributes(5, which, data, rt_dptr(ptr)));
+    e = rt_driver_result(d, rt_drv.cuPointerGetAttributes(5, which, data, rt_dptr(ptr)));
     if (e != cudaSuccess)
         RT_RETURN(e);
     struct cudaPointerAttributes a = {.type = cudaMemoryTypeUnregistered,

@@ -34,7 +34,7 @@ static cudaError_t rt_malloc_async(void **devPtr, size_t size, cudaMemPool_t poo
     CUstream s = rt_stream(stream, per_thread);
     CUresult r = from_pool ? rt_drv.cuMemAllocFromPoolAsync(&p, size, pool, s)
                            : rt_drv.cuMemAllocAsync(&p, size, s);
-    e = rt_graph_result(d, r);
+    e = rt_driver_result(d, r);
     if (e == cudaSuccess)
         *devPtr = (void *)(uintptr_t)p;
     return e;
@@ -68,7 +68,7 @@ static cudaError_t rt_free_async(void *devPtr, cudaStream_t stream, bool per_thr
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
         return e;
-    return rt_graph_result(d, rt_drv.cuMemFreeAsync((CUdeviceptr)(uintptr_t)devPtr,
+    return rt_driver_result(d, rt_drv.cuMemFreeAsync((CUdeviceptr)(uintptr_t)devPtr,
                                                     rt_stream(stream, per_thread)));
 }
 
@@ -104,7 +104,7 @@ RT_API cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int devic
     rt_device *d, *target;
     cudaError_t e = rt_pool_device(device, &d, &target);
     if (e == cudaSuccess)
-        e = rt_graph_result(d, rt_drv.cuDeviceGetDefaultMemPool(memPool, target->cu));
+        e = rt_driver_result(d, rt_drv.cuDeviceGetDefaultMemPool(memPool, target->cu));
     RT_RETURN(e);
 }
 
@@ -119,7 +119,7 @@ RT_API cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device)
     if (e == cudaErrorInvalidDevice)
         e = cudaErrorInvalidValue;
     if (e == cudaSuccess)
-        e = rt_graph_result(d, rt_drv.cuDeviceGetMemPool(memPool, target->cu));
+        e = rt_driver_result(d, rt_drv.cuDeviceGetMemPool(memPool, target->cu));
     RT_RETURN(e);
 }
 
@@ -128,7 +128,7 @@ RT_API cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t memPool)
     rt_device *d, *target;
     cudaError_t e = rt_pool_device(device, &d, &target);
     if (e == cudaSuccess)
-        e = rt_graph_result(d, rt_drv.cuDeviceSetMemPool(target->cu, memPool));
+        e = rt_driver_result(d, rt_drv.cuDeviceSetMemPool(target->cu, memPool));
     RT_RETURN(e);
 }
 
@@ -141,7 +141,7 @@ RT_API cudaError_t cudaMemPoolCreate(cudaMemPool_t *memPool, const struct cudaMe
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e == cudaSuccess)
-        e = rt_graph_result(d, rt_drv.cuMemPoolCreate(memPool,
+        e = rt_driver_result(d, rt_drv.cuMemPoolCreate(memPool,
                                                       (const CUmemPoolProps *)poolProps));
     RT_RETURN(e);
 }
@@ -151,7 +151,7 @@ RT_API cudaError_t cudaMemPoolDestroy(cudaMemPool_t memPool)
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e == cudaSuccess)
-        e = rt_graph_result(d, rt_drv.cuMemPoolDestroy(memPool));
+        e = rt_driver_result(d, rt_drv.cuMemPoolDestroy(memPool));
     RT_RETURN(e);
 }
 
@@ -163,7 +163,7 @@ RT_API cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPo
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e == cudaSuccess)
-        e = rt_graph_result(d, rt_drv.cuMemPoolSetAttribute(memPool, (CUmemPool_attribute)attr,
+        e = rt_driver_result(d, rt_drv.cuMemPoolSetAttribute(memPool, (CUmemPool_attribute)attr,
                                                             value));
     RT_RETURN(e);
 }
@@ -176,7 +176,7 @@ RT_API cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPo
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e == cudaSuccess)
-        e = rt_graph_result(d, rt_drv.cuMemPoolGetAttribute(memPool, (CUmemPool_attribute)attr,
+        e = rt_driver_result(d, rt_drv.cuMemPoolGetAttribute(memPool, (CUmemPool_attribute)attr,
                                                             value));
     RT_RETURN(e);
 }
@@ -186,7 +186,7 @@ RT_API cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKee
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e == cudaSuccess)
-        e = rt_graph_result(d, rt_drv.cuMemPoolTrimTo(memPool, minBytesToKeep));
+        e = rt_driver_result(d, rt_drv.cuMemPoolTrimTo(memPool, minBytesToKeep));
     RT_RETURN(e);
 }
 
@@ -198,7 +198,7 @@ RT_API cudaError_t cudaMemPoolSetAccess(cudaMemPool_t memPool,
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e == cudaSuccess)
-        e = rt_graph_result(d, rt_drv.cuMemPoolSetAccess(memPool,
+        e = rt_driver_result(d, rt_drv.cuMemPoolSetAccess(memPool,
                                                          (const CUmemAccessDesc *)descList,
                                                          count));
     RT_RETURN(e);
@@ -214,7 +214,7 @@ RT_API cudaError_t cudaMemPoolGetAccess(enum cudaMemAccessFlags *flags, cudaMemP
     if (e != cudaSuccess)
         RT_RETURN(e);
     CUmemAccess_flags cu_flags = CU_MEM_ACCESS_FLAGS_PROT_NONE;
-    e = rt_graph_result(d, rt_drv.cuMemPoolGetAccess(&cu_flags, memPool,
+    e = rt_driver_result(d, rt_drv.cuMemPoolGetAccess(&cu_flags, memPool,
                                                      (CUmemLocation *)location));
     if (e == cudaSuccess)
         *flags = (enum cudaMemAccessFlags)cu_flags;

@@ -52,13 +52,6 @@ _Static_assert((int)cudaLaunchAttributeAccessPolicyWindow ==
 _Static_assert(cudaStreamDefault == CU_STREAM_DEFAULT &&
                cudaStreamNonBlocking == CU_STREAM_NON_BLOCKING, "stream flags differ");
 
-/* Translates a driver result, and records it against d when it is sticky. */
-static cudaError_t rt_stream_result(rt_device *d, CUresult r)
-{
-    cudaError_t e = rt_error_from_cu(r);
-    rt_device_note_error(d, e);
-    return e;
-}
 
 /* ---- creation and destruction --------------------------------------------------------------- */
 
@@ -76,7 +69,7 @@ static cudaError_t rt_stream_create(cudaStream_t *pStream, unsigned flags, int p
     CUstream s = NULL;
     CUresult r = with_priority ? rt_drv.cuStreamCreateWithPriority(&s, flags, priority)
                                : rt_drv.cuStreamCreate(&s, flags);
-    e = rt_stream_result(d, r);
+    e = rt_driver_result(d, r);
     if (e == cudaSuccess)
         *pStream = (cudaStream_t)s;
     RT_TRACE("stream %p created (flags %#x, priority %d%s): %s", (void *)s, flags, priority,
@@ -107,7 +100,7 @@ RT_API cudaError_t cudaStreamDestroy(cudaStream_t stream)
     if (e != cudaSuccess)
         RT_RETURN(e);
     /* Work still queued completes first; the driver releases the stream after it. */
-    e = rt_stream_result(d, rt_drv.cuStreamDestroy((CUstream)stream));
+    e = rt_driver_result(d, rt_drv.cuStreamDestroy((CUstream)stream));
     RT_TRACE("stream %p destroyed: %s", (void *)stream, rt_error_name(e));
     RT_RETURN(e);
 }
@@ -119,7 +112,7 @@ RT_API cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *gre
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
         RT_RETURN(e);
-    RT_RETURN(rt_stream_result(d, rt_drv.cuCtxGetStreamPriorityRange(leastPriority,
+    RT_RETURN(rt_driver_result(d, rt_drv.cuCtxGetStreamPriorityRange(leastPriority,
                                                                       greatestPriority)));
 }
 
@@ -131,7 +124,7 @@ static cudaError_t rt_stream_synchronize(cudaStream_t stream, bool per_thread)
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
         return e;
-    return rt_stream_result(d, rt_drv.cuStreamSynchronize(rt_stream(stream, per_thread)));
+    return rt_driver_result(d, rt_drv.cuStreamSynchronize(rt_stream(stream, per_thread)));
 }
 
 RT_API cudaError_t cudaStreamSynchronize(cudaStream_t stream)
@@ -152,7 +145,7 @@ static cudaError_t rt_stream_query(cudaStream_t stream, bool per_thread)
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
         return e;
-    return rt_stream_result(d, rt_drv.cuStreamQuery(rt_stream(stream, per_thread)));
+    return rt_driver_result(d, rt_drv.cuStreamQuery(rt_stream(stream, per_thread)));
 }
 
 RT_API cudaError_t cudaStreamQuery(cudaStream_t stream)
@@ -173,7 +166,7 @@ static cudaError_t rt_stream_wait_event(cudaStream_t stream, cudaEvent_t event, 
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
         return e;
-    return rt_stream_result(d, rt_drv.cuStreamWaitEvent(rt_stream(stream, per_thread),
+    return rt_driver_result(d, rt_drv.cuStreamWaitEvent(rt_stream(stream, per_thread),
                                                         (CUevent)event, flags));
 }
 
@@ -220,7 +213,7 @@ static cudaError_t rt_stream_add_callback(cudaStream_t stream, cudaStreamCallbac
     if (!cb)
         return cudaErrorMemoryAllocation;
     *cb = (struct rt_callback){ callback, userData, stream };
-    e = rt_stream_result(d, rt_drv.cuStreamAddCallback(rt_stream(stream, per_thread),
+    e = rt_driver_result(d, rt_drv.cuStreamAddCallback(rt_stream(stream, per_thread),
                                                        rt_callback_trampoline, cb, 0));
     if (e != cudaSuccess)
         free(cb);                         /* never queued: the trampoline will not run */
@@ -250,7 +243,7 @@ static cudaError_t rt_launch_host_func(cudaStream_t stream, cudaHostFn_t fn, voi
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
         return e;
-    return rt_stream_result(d, rt_drv.cuLaunchHostFunc(rt_stream(stream, per_thread), fn,
+    return rt_driver_result(d, rt_drv.cuLaunchHostFunc(rt_stream(stream, per_thread), fn,
                                                        userData));
 }
 
@@ -274,7 +267,7 @@ static cudaError_t rt_stream_get_flags(cudaStream_t stream, unsigned *flags, boo
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
         return e;
-    return rt_stream_result(d, rt_drv.cuStreamGetFlags(rt_stream(stream, per_thread), flags));
+    return rt_driver_result(d, rt_drv.cuStreamGetFlags(rt_stream(stream, per_thread), flags));
 }
 
 RT_API cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int *flags)
@@ -295,7 +288,7 @@ static cudaError_t rt_stream_get_priority(cudaStream_t stream, int *priority, bo
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
         return e;
-    return rt_stream_result(d, rt_drv.cuStreamGetPriority(rt_stream(stream, per_thread),
+    return rt_driver_result(d, rt_drv.cuStreamGetPriority(rt_stream(stream, per_thread),
                                                           priority));
 }
 
@@ -319,7 +312,7 @@ static cudaError_t rt_stream_get_device(cudaStream_t stream, int *device, bool p
     if (e != cudaSuccess)
         return e;
     CUdevice cu = 0;
-    e = rt_stream_result(d, rt_drv.cuStreamGetDevice(rt_stream(stream, per_thread), &cu));
+    e = rt_driver_result(d, rt_drv.cuStreamGetDevice(rt_stream(stream, per_thread), &cu));
     if (e != cudaSuccess)
         return e;
     for (int i = 0; i < rt_device_count; i++) {
@@ -350,7 +343,7 @@ static cudaError_t rt_stream_get_id(cudaStream_t stream, unsigned long long *id,
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
         return e;
-    return rt_stream_result(d, rt_drv.cuStreamGetId(rt_stream(stream, per_thread), id));
+    return rt_driver_result(d, rt_drv.cuStreamGetId(rt_stream(stream, per_thread), id));
 }
 
 RT_API cudaError_t cudaStreamGetId(cudaStream_t hStream, unsigned long long *streamId)
@@ -374,7 +367,7 @@ static cudaError_t rt_stream_set_attribute(cudaStream_t stream, cudaStreamAttrID
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
         return e;
-    return rt_stream_result(d, rt_drv.cuStreamSetAttribute(rt_stream(stream, per_thread),
+    return rt_driver_result(d, rt_drv.cuStreamSetAttribute(rt_stream(stream, per_thread),
                                                            (CUstreamAttrID)attr,
                                                            (const CUstreamAttrValue *)value));
 }
@@ -400,7 +393,7 @@ static cudaError_t rt_stream_get_attribute(cudaStream_t stream, cudaStreamAttrID
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
         return e;
-    return rt_stream_result(d, rt_drv.cuStreamGetAttribute(rt_stream(stream, per_thread),
+    return rt_driver_result(d, rt_drv.cuStreamGetAttribute(rt_stream(stream, per_thread),
                                                            (CUstreamAttrID)attr,
                                                            (CUstreamAttrValue *)value));
 }
@@ -423,7 +416,7 @@ static cudaError_t rt_stream_copy_attributes(cudaStream_t dst, cudaStream_t src,
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
         return e;
-    return rt_stream_result(d, rt_drv.cuStreamCopyAttributes(rt_stream(dst, per_thread),
+    return rt_driver_result(d, rt_drv.cuStreamCopyAttributes(rt_stream(dst, per_thread),
                                                              rt_stream(src, per_thread)));
 }
 
