@@ -7,6 +7,11 @@
  * Environment:
  *   MINICUDART_TRACE=1            trace each step (registration, image choice, loads, launches,
  *                                 errors) to stderr, one "minicudart: " line each
+ *   MINICUDART_TRACE=FILE.json    write the steps as a timeline in the Chrome trace-event format
+ *                                 (open it in Perfetto or chrome://tracing): spans for driver
+ *                                 initialisation, context creation, module loads (image choice,
+ *                                 decompression, load or JIT), kernel resolution and each launch;
+ *                                 tools/trace_check.py checks one and prints its spans as a tree
  *   MINICUDART_DRIVER=path        load this driver library instead of libcuda.so.1
  *   MINICUDART_FORCE_PTX=1        ignore SASS and JIT-compile the PTX
  *   MINICUDART_LAUNCH_PARAMS=...  "buffer" (pack the arguments into one buffer, the default when

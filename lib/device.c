@@ -36,7 +36,18 @@ static pthread_mutex_t rt_context_lock = PTHREAD_MUTEX_INITIALIZER;
 /* The device this thread chose with cudaSetDevice, or -1: then device 0. */
 static _Thread_local int rt_thread_device = -1;
 
+static void rt_devices_init_steps(void);
+
+/* The "driver init" span of the timeline: loading the driver, cuInit, the device list. */
 static void rt_devices_init_once(void)
+{
+    uint64_t span = rt_span_begin();
+    rt_devices_init_steps();
+    RT_SPAN_END(span, "driver init", "\"devices\":%d,\"result\":\"%s\"", rt_device_count,
+                rt_error_name(rt_devices_status));
+}
+
+static void rt_devices_init_steps(void)
 {
     cudaError_t e = rt_driver_load();
     if (e != cudaSuccess) {
@@ -152,7 +163,9 @@ static cudaError_t rt_context_activate(rt_device *d)
     if (atomic_load(&d->generation) % 2 == 0) {         /* even: not active */
         CUcontext ctx = NULL;
         uint64_t t0 = rt_now_ns();
+        uint64_t span = rt_span_begin();
         CUresult r = rt_drv.cuDevicePrimaryCtxRetain(&ctx, d->cu);
+        RT_SPAN_END(span, "context", "\"device\":%d,\"result\":%d", rt_device_index(d), (int)r);
         if (r == CUDA_SUCCESS) {
             d->context = ctx;
             atomic_fetch_add(&d->generation, 1);        /* odd: active */

@@ -96,7 +96,14 @@ static cudaError_t rt_driver_load_once(void)
     const char *path = getenv("MINICUDART_DRIVER");
     if (!path || !*path)
         path = "libcuda.so.1";
+    uint64_t span = rt_span_begin();
     void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (span) {
+        char quoted[512];
+        rt_json_escape(quoted, sizeof quoted, path);
+        rt_span_emit(span, "dlopen driver", "\"path\":\"%s\",\"ok\":%s", quoted,
+                     lib ? "true" : "false");
+    }
     if (!lib) {
         RT_TRACE("driver: cannot load %s: %s", path, dlerror());
         return cudaErrorInsufficientDriver;
@@ -108,6 +115,7 @@ static cudaError_t rt_driver_load_once(void)
         return cudaErrorInsufficientDriver;
     }
 
+    span = rt_span_begin();
     bool complete = true;
     const char *name = rt_driver_names;
     for (size_t i = 0; i < sizeof rt_driver_entries / sizeof rt_driver_entries[0]; i++) {
@@ -122,13 +130,17 @@ static cudaError_t rt_driver_load_once(void)
     if (rt_drv.cuDriverGetVersion)
         rt_drv.cuDriverGetVersion(&version);
     rt_drv.version = version;
+    RT_SPAN_END(span, "cuGetProcAddress", "\"entries\":%zu,\"version\":%d",
+                sizeof rt_driver_entries / sizeof rt_driver_entries[0], version);
     if (!complete || version < RT_DRIVER_MIN_VERSION) {
         RT_TRACE("driver: %s reports version %d; minicudart needs %d or newer with every entry "
                  "point of driver_api.def", path, version, RT_DRIVER_MIN_VERSION);
         return cudaErrorInsufficientDriver;
     }
 
+    span = rt_span_begin();
     CUresult r = rt_drv.cuInit(0);
+    RT_SPAN_END(span, "cuInit", "\"result\":%d", (int)r);
     if (r != CUDA_SUCCESS) {
         cudaError_t e = rt_error_from_cu(r);
         RT_TRACE("driver: cuInit failed: %s (%d)", rt_error_name(e), (int)r);

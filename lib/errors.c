@@ -79,12 +79,10 @@ cudaError_t rt_error_from_cu(CUresult r)
     return cudaErrorUnknown;
 }
 
-cudaError_t rt_exit(const char *api, cudaError_t e)
+cudaError_t rt_exit_error(const char *api, cudaError_t e)
 {
-    if (e != cudaSuccess) {
-        rt_last_error = e;
-        RT_TRACE("error %s (%d) from %s", rt_error_name(e), (int)e, api);
-    }
+    rt_last_error = e;
+    RT_TRACE("error %s (%d) from %s", rt_error_name(e), (int)e, api);
     return e;
 }
 

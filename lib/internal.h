@@ -61,8 +61,13 @@ const char *rt_error_name(cudaError_t e);
 
 /* Records e as the calling thread's last error (when it is not cudaSuccess), traces it with the
  * name of the API call that raised it, and returns it.  Every public entry point leaves through
- * this, so the last-error rules hold by construction. */
-cudaError_t rt_exit(const char *api, cudaError_t e);
+ * this, so the last-error rules hold by construction.  Success, the common case on the launch
+ * path, costs a compare: the call happens only for a failure. */
+cudaError_t rt_exit_error(const char *api, cudaError_t e);
+static inline cudaError_t rt_exit(const char *api, cudaError_t e)
+{
+    return e == cudaSuccess ? e : rt_exit_error(api, e);
+}
 #define RT_RETURN(e) return rt_exit(__func__, (e))
 
 /* Set while the process is exiting: later calls answer cudaErrorCudartUnloading. */
@@ -70,7 +75,7 @@ extern atomic_bool rt_unloading;
 
 /* ---- trace.c -------------------------------------------------------------------------------- */
 
-extern atomic_int rt_trace_level;       /* -1 not read yet, 0 off, 1 on */
+extern atomic_int rt_trace_level;       /* -1 not read yet, 0 off, 1 text, 2 JSON timeline */
 void rt_trace_init(void);
 void rt_trace_emit(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static inline bool rt_tracing(void)
@@ -84,6 +89,22 @@ static inline bool rt_tracing(void)
 }
 #define RT_TRACE(...) do { if (rt_tracing()) rt_trace_emit(__VA_ARGS__); } while (0)
 uint64_t rt_now_ns(void);
+
+/* Spans of the JSON timeline (MINICUDART_TRACE=FILE.json):
+ *     uint64_t t0 = rt_span_begin();
+ *     ... the step ...
+ *     RT_SPAN_END(t0, "module load", "\"device\":%d", d->ordinal);
+ * args_fmt gives the members of the event's "args" object (JSON, no braces).  With the timeline
+ * off, rt_span_begin answers 0 and the end is a compare. */
+static inline uint64_t rt_span_begin(void)
+{
+    return rt_tracing() && atomic_load_explicit(&rt_trace_level, memory_order_relaxed) == 2
+               ? rt_now_ns() : 0;
+}
+void rt_span_emit(uint64_t t0, const char *name, const char *args_fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+#define RT_SPAN_END(t0, ...) do { if (t0) rt_span_emit((t0), __VA_ARGS__); } while (0)
+void rt_json_escape(char *out, size_t cap, const char *s);   /* the inside of a JSON string */
 
 /* ---- register.c ----------------------------------------------------------------------------- */
 

@@ -119,8 +119,9 @@ RT_API int minicudart_set_launch_params(const char *mode)
 /* The packed parameter buffer.  32764 bytes is the parameter space limit since CUDA 12.1. */
 static _Thread_local _Alignas(16) unsigned char rt_param_buffer[32768];
 
-static void rt_trace_launch(const rt_kernel *k, const rt_kernel_dev *kd, dim3 grid, dim3 block,
-                            size_t shared, CUstream stream, bool packed, CUresult r)
+/* The launch in the text trace, and as the "launch" span of the timeline (from t0). */
+static void rt_trace_launch(uint64_t t0, const rt_kernel *k, const rt_kernel_dev *kd, dim3 grid,
+                            dim3 block, size_t shared, CUstream stream, bool packed, CUresult r)
 {
     char text[400] = "";
     size_t used = 0;
@@ -128,11 +129,19 @@ static void rt_trace_launch(const rt_kernel *k, const rt_kernel_dev *kd, dim3 gr
     for (uint32_t i = 0; layout && i < layout->count && used < sizeof text - 40; i++)
         used += (size_t)snprintf(text + used, sizeof text - used, "%s%u@%u+%u", i ? " " : "", i,
                                  layout->param[i].offset, layout->param[i].size);
+    const char *more = used >= sizeof text - 40 ? " ..." : "";
+    const char *mode = packed ? "packed buffer" : "argument array";
+    const char *result = rt_error_name(rt_error_from_cu(r));
+    if (t0) {
+        rt_span_emit(t0, "launch", "\"kernel\":\"%s\",\"grid\":[%u,%u,%u],\"block\":[%u,%u,%u],"
+                     "\"shared\":%zu,\"stream\":\"%p\",\"params\":\"%s%s\",\"mode\":\"%s\","
+                     "\"result\":\"%s\"", k->name, grid.x, grid.y, grid.z, block.x, block.y,
+                     block.z, shared, (void *)stream, text, more, mode, result);
+        return;      /* the span says it all; no instant event besides */
+    }
     RT_TRACE("launch %s grid (%u,%u,%u) block (%u,%u,%u) shared %zu stream %p params [%s%s] "
              "%s -> %s", k->name, grid.x, grid.y, grid.z, block.x, block.y, block.z, shared,
-             (void *)stream, text, used >= sizeof text - 40 ? " ..." : "",
-             packed ? "packed buffer" : "argument array",
-             rt_error_name(rt_error_from_cu(r)));
+             (void *)stream, text, more, mode, result);
 }
 
 /* Step 9: hands the launch to the driver entry point the options ask for.  The cooperative
@@ -165,6 +174,7 @@ cudaError_t rt_launch_with(rt_kernel *k, dim3 grid, dim3 block, void **args, siz
     }
 
     /* Step 7. */
+    uint64_t span = rt_span_begin();
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
@@ -202,7 +212,9 @@ cudaError_t rt_launch_with(rt_kernel *k, dim3 grid, dim3 block, void **args, siz
         r = rt_launch_driver(f, grid, block, shared, s, args, NULL, opt);
     }
     if (rt_tracing())
-        rt_trace_launch(k, kd, grid, block, shared, s, packed, r);
+        rt_trace_launch(span, k, kd, grid, block, shared, s, packed, r);
+    if (r == CUDA_SUCCESS)
+        return cudaSuccess;
     e = rt_error_from_cu(r);
     rt_device_note_error(d, e);
     return e;

@@ -51,12 +51,16 @@ static cudaError_t rt_module_image(rt_module *m, rt_device *d, rt_module_dev *md
     fatbin_container c;
     fatbin_choice choice;
     fatbin_error err;
+    uint64_t span = rt_span_begin();
     if (!m->wrapper_ok || fatbin_container_open(&c, m->fw.data, SIZE_MAX, &err) != FATBIN_OK ||
         fatbin_choose(&c, d->sm, rt_force_ptx(), &choice, &err) != FATBIN_OK) {
+        RT_SPAN_END(span, "choose image", "\"found\":false");
         RT_TRACE("module %p: malformed fatbin: %s (at offset %zu)", m->wrapper,
                  m->wrapper_ok ? err.message : "bad wrapper", m->wrapper_ok ? err.offset : 0);
         return cudaErrorInvalidKernelImage;
     }
+    RT_SPAN_END(span, "choose image", "\"sm\":%u,\"found\":%s", d->sm,
+                choice.found ? "true" : "false");
     RT_TRACE("module %p on device %d (sm_%u): %s", m->wrapper, d->ordinal, d->sm,
              choice.reason);
     if (!choice.found) {
@@ -84,7 +88,11 @@ static cudaError_t rt_module_image(rt_module *m, rt_device *d, rt_module_dev *md
         return cudaErrorMemoryAllocation;
     size_t produced = 0;
     uint64_t t0 = rt_now_ns();
-    if (fatbin_entry_extract(entry, md->image, (size_t)want + 1, &produced, &err) != FATBIN_OK) {
+    span = rt_span_begin();
+    int extracted = fatbin_entry_extract(entry, md->image, (size_t)want + 1, &produced, &err);
+    RT_SPAN_END(span, "decompress", "\"algorithm\":\"%s\",\"in\":%u,\"out\":%zu",
+                fatbin_compression_name(entry->flags), entry->compressed_size, produced);
+    if (extracted != FATBIN_OK) {
         RT_TRACE("module %p: cannot decompress entry at offset %zu: %s", m->wrapper,
                  entry->offset, err.message);
         return cudaErrorInvalidKernelImage;
@@ -99,8 +107,9 @@ static cudaError_t rt_module_image(rt_module *m, rt_device *d, rt_module_dev *md
 }
 
 /* Step 3: loads the image into the current (primary) context.  A JIT failure's log goes to the
- * trace. */
-static cudaError_t rt_module_load(rt_module *m, rt_device *d, rt_module_dev *md)
+ * trace.  *what names the image for the timeline ("SASS sm_90", "PTX compute_90"). */
+static cudaError_t rt_module_load_image(rt_module *m, rt_device *d, rt_module_dev *md,
+                                        char *what, size_t what_size)
 {
     fatbin_entry entry;
     const void *image = NULL;
@@ -114,9 +123,13 @@ static cudaError_t rt_module_load(rt_module *m, rt_device *d, rt_module_dev *md)
     void *values[] = { log, (void *)(uintptr_t)sizeof log };
     char arch[32];
     fatbin_arch_name(&entry, arch, sizeof arch);
+    snprintf(what, what_size, "%s %s", entry.kind == FATBIN_KIND_PTX ? "PTX" : "SASS", arch);
 
     uint64_t t0 = rt_now_ns();
+    uint64_t span = rt_span_begin();
     CUresult r = rt_drv.cuModuleLoadDataEx(&md->module, image, 2, options, values);
+    RT_SPAN_END(span, entry.kind == FATBIN_KIND_PTX ? "JIT PTX" : "cuModuleLoadData",
+                "\"image\":\"%s\",\"bytes\":%zu,\"result\":%d", what, size, (int)r);
     double ms = (double)(rt_now_ns() - t0) / 1e6;
     if (r != CUDA_SUCCESS) {
         e = rt_error_from_cu(r);
@@ -134,6 +147,16 @@ static cudaError_t rt_module_load(rt_module *m, rt_device *d, rt_module_dev *md)
         md->cubin_size = size;
     }
     return cudaSuccess;
+}
+
+static cudaError_t rt_module_load(rt_module *m, rt_device *d, rt_module_dev *md)
+{
+    uint64_t span = rt_span_begin();
+    char what[48] = "none";
+    cudaError_t e = rt_module_load_image(m, d, md, what, sizeof what);
+    RT_SPAN_END(span, "module load", "\"module\":\"%p\",\"device\":%d,\"image\":\"%s\","
+                "\"result\":\"%s\"", m->wrapper, d->ordinal, what, rt_error_name(e));
+    return e;
 }
 
 /* Stores each managed variable's unified address in its host pointer slot: host code reads
@@ -303,9 +326,11 @@ cudaError_t rt_kernel_resolve(rt_kernel *k, rt_device *d, rt_kernel_dev **out)
     e = rt_module_ensure_locked(k->module, d, &md);
     if (e != cudaSuccess)
         goto done;
+    uint64_t span = rt_span_begin();
     CUfunction f = NULL;
     CUresult r = rt_drv.cuModuleGetFunction(&f, md->module, k->name);
     if (r != CUDA_SUCCESS) {
+        RT_SPAN_END(span, "kernel resolve", "\"kernel\":\"%s\",\"result\":%d", k->name, (int)r);
         e = r == CUDA_ERROR_NOT_FOUND ? cudaErrorInvalidDeviceFunction : rt_error_from_cu(r);
         RT_TRACE("kernel %s: not in the loaded image: %s", k->name, rt_error_name(e));
         goto done;
@@ -316,6 +341,8 @@ cudaError_t rt_kernel_resolve(rt_kernel *k, rt_device *d, rt_kernel_dev **out)
     free(kd->retired);
     kd->retired = kd->layout;
     kd->layout = rt_layout_build(k, f, md);
+    RT_SPAN_END(span, "kernel resolve", "\"kernel\":\"%s\",\"params\":%d", k->name,
+                kd->layout ? (int)kd->layout->count : -1);
     atomic_store(&kd->generation, generation);
     atomic_store_explicit(&kd->function, f, memory_order_release);
     *out = kd;
