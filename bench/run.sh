@@ -4,6 +4,8 @@
 #   static  NVIDIA's runtime, nvcc's default -cudart=static
 #   shared  NVIDIA's runtime, -cudart=shared (rpath to $CUDA_HOME/lib64)
 #   driver  the driver API alone (-lcuda), kernels from an embedded nvcc -fatbin: the floor
+#   drvxx   the same driver program built as C++ (g++, libstdc++ loaded like every nvcc-built
+#           program): the floor for resident memory; run for the start-up test only
 # run INTERLEAVED (for each benchmark: mini static shared driver, then the next benchmark; the
 # whole thing $ROUNDS times), each run a separate process.  The table of medians comes LAST.
 #
@@ -29,8 +31,9 @@ SM=${BENCH_ARCH:-sm_90}
 ARCH="-gencode arch=compute_${SM#sm_},code=$SM"
 S=$ROOT/bench/src
 JOBS=$(nproc 2>/dev/null || echo 4); [ "$JOBS" -gt 16 ] && JOBS=16
-VARIANTS="mini static shared driver"
-TESTS="startup launch mem graph many_lazy many_eager"
+VARIANTS="mini static shared driver drvxx"
+TESTS="startup startup_jit launch mem graph many_lazy many_eager"
+ARCH_PTX="-gencode arch=compute_${SM#sm_},code=compute_${SM#sm_}"
 START_NS=$(date +%s%N)
 elapsed() { echo $((($(date +%s%N) - START_NS) / 1000000000)); }
 remaining() { echo $((BUDGET - $(elapsed))); }
@@ -71,6 +74,9 @@ build_minicudart() {
 }
 compile_rt() { bounded 200 "$NVCC" $ARCH -O2 -I"$S" -c "$S/rt_bench.cu" -o "$B/obj/rt_bench.o"; }
 compile_fatbin() { bounded 200 "$NVCC" $ARCH -I"$S" -fatbin "$S/kernels.cu" -o "$B/obj/kernels.fatbin"; }
+# The PTX-JIT start-up: the same programs with PTX only, which the driver compiles at load.
+compile_rt_ptx() { bounded 200 "$NVCC" $ARCH_PTX -O2 -I"$S" -c "$S/rt_bench.cu" -o "$B/obj/rt_bench_ptx.o"; }
+compile_fatbin_ptx() { bounded 200 "$NVCC" $ARCH_PTX -I"$S" -fatbin "$S/kernels.cu" -o "$B/obj/kernels_ptx.fatbin"; }
 gen_many() { "$S/gen_many.sh" "$NMANY" "$B/obj/many.cu" >"$B/obj/many.pick"; }
 compile_many_rt() { bounded 200 "$NVCC" $ARCH -O2 -I"$S" -c "$B/obj/many.cu" -o "$B/obj/many.o"; }
 compile_many_fatbin() { bounded 200 "$NVCC" $ARCH -I"$S" -fatbin "$B/obj/many.cu" -o "$B/obj/many.fatbin"; }
@@ -84,6 +90,10 @@ build_driver() {  # build_driver NAME SRC FATBIN [cflags]
     bounded 120 gcc -std=c11 -O2 -I"$S" -I"$CUDA_HOME/include" -DFATBIN_PATH="\"$3\"" ${4:-} \
         "$S/$2" -o "$B/bin/$1.driver" -L"$CUDA_LIB/stubs" -lcuda
 }
+build_drvxx() {  # the C++ floor: drv_bench.c as C++, libstdc++ loaded at start like nvcc's programs
+    bounded 120 g++ -x c++ -O2 -I"$S" -I"$CUDA_HOME/include" -DFATBIN_PATH="\"$B/obj/kernels.fatbin\"" \
+        "$S/drv_bench.c" -o "$B/bin/bench.drvxx" -L"$CUDA_LIB/stubs" -Wl,--no-as-needed -lstdc++ -lcuda
+}
 
 log "building (minicudart, nvcc compiles, ${NMANY}-kernel module) in parallel"
 gen_many; echo $? >"$B/status/gen_many"
@@ -93,6 +103,8 @@ job many_o compile_many_rt
 job many_fatbin compile_many_fatbin
 job rt_o compile_rt
 job fatbin compile_fatbin
+job rt_ptx_o compile_rt_ptx
+job fatbin_ptx compile_fatbin_ptx
 wait
 log "compiles done: $(tr '\n' ';' <"$B/logs/build-times.txt")"
 built rt_o && job bench_nv link_nv "$B/obj/rt_bench.o" bench
@@ -100,6 +112,10 @@ built many_o && job many_nv link_nv "$B/obj/many.o" many
 built minicudart && built rt_o && job bench_mini link_mini "$B/obj/rt_bench.o" bench
 built minicudart && built many_o && job many_mini link_mini "$B/obj/many.o" many
 built fatbin && job bench_driver build_driver bench drv_bench.c "$B/obj/kernels.fatbin"
+built fatbin && job bench_drvxx build_drvxx
+built rt_ptx_o && job ptx_nv link_nv "$B/obj/rt_bench_ptx.o" bench_ptx
+built minicudart && built rt_ptx_o && job ptx_mini link_mini "$B/obj/rt_bench_ptx.o" bench_ptx
+built fatbin_ptx && job ptx_driver build_driver bench_ptx drv_bench.c "$B/obj/kernels_ptx.fatbin"
 built many_fatbin && job many_driver build_driver many drv_many.c "$B/obj/many.fatbin" \
     "-DMANY_PICK_NAME=\"$PICK\""
 wait
@@ -127,10 +143,11 @@ run_one() {
     local t=$1 v=$2 r=$3 prog=bench arg env=() rc t0 t1 o
     case $t in
     startup | launch | mem | graph) arg=$t ;;
+    startup_jit) prog=bench_ptx arg=startup; env=(CUDA_CACHE_DISABLE=1) ;;
     many_lazy) prog=many arg=""; env=(CUDA_MODULE_LOADING=LAZY) ;;
     many_eager) prog=many arg=""; env=(CUDA_MODULE_LOADING=EAGER) ;;
     esac
-    [ "$v" = driver ] && env+=("${DRV_ENV[@]}")
+    [ "$v" = driver ] || [ "$v" = drvxx ] && env+=("${DRV_ENV[@]}")
     o=$B/runs/$t.$v.$r
     if [ ! -x "$B/bin/$prog.$v" ]; then echo "$t $v $r nobuild" >>"$RUNS"; return; fi
     if [ "$(remaining)" -lt 4 ]; then echo "$t $v $r skip" >>"$RUNS"; return; fi
@@ -141,9 +158,9 @@ run_one() {
     echo "$t $v $r $rc" >>"$RUNS"
     [ "$rc" = 0 ] || return
     awk -v v="$v" -v t="$t" '$1 == "RESULT" {
-            m = $2; if (t ~ /^many_/) m = t "_" m; print m, v, $3 }' "$o.out" >>"$RAW"
+            m = $2; if (t ~ /^many_|^startup_jit/) m = t "_" m; print m, v, $3 }' "$o.out" >>"$RAW"
     case $t in
-    startup | many_lazy | many_eager)
+    startup | startup_jit | many_lazy | many_eager)
         awk -v t="$t" -v v="$v" -v ns=$((t1 - t0)) 'BEGIN { printf "%s_ms %s %.3f\n", t, v, ns / 1e6 }' >>"$RAW" ;;
     esac
 }
@@ -151,7 +168,10 @@ for r in $(seq 1 "$ROUNDS"); do
     [ "$(remaining)" -lt 4 ] && { log "time guard: stopping before round $r"; break; }
     log "round $r"
     for t in $TESTS; do
-        for v in $VARIANTS; do run_one "$t" "$v" "$r"; done
+        for v in $VARIANTS; do
+            [ "$v" = drvxx ] && [ "$t" != startup ] && continue   # the C++ floor: footprint only
+            run_one "$t" "$v" "$r"
+        done
     done
 done
 log "runs done; exit codes: $(awk '{ c[$2 ":" $4]++ } END { for (k in c) printf "%s x%d ", k, c[k] }' "$RUNS")"
@@ -178,7 +198,7 @@ sort -k1,1 -k2,2 -k3,3g "$RAW" | awk '
     { if ($1 != km || $2 != kv) { flush(); km = $1; kv = $2; n = 0 } v[++n] = $3 }
     END { flush() }' >"$B/stats.txt"
 METRICS="launch_p0_ns:launch launch_p4_ns:launch launch_p32_ns:launch launch_s4k_ns:launch
-launch_e2e_200k_ns:launch startup_ms:startup many_lazy_ms:many_lazy many_eager_ms:many_eager
+launch_e2e_200k_ns:launch startup_ms:startup startup_jit_ms:startup_jit many_lazy_ms:many_lazy many_eager_ms:many_eager
 memcpy_h2d_64B_us:mem memcpy_d2h_64B_us:mem h2d_64MiB_pageable_GBps:mem graph_per_kernel_ns:graph
 graph_launch_host_us:graph startup_rss_kb:startup many_lazy_rss_kb:many_lazy"
 # startup's rss_kb is reported as startup_rss_kb
@@ -213,12 +233,16 @@ table() {  # table median|spread
             }
         }' "$B/stats.txt" "$RUNS" -
 }
-rss_note() {
+rss_note() {  # the floors: the C driver program, and the same program as C++ (drvxx)
     awk '$1 == "startup_rss_kb" { r[$2] = $3 } END {
-        if (!("driver" in r)) { print "rss above the driver floor: n/a"; exit }
-        printf "rss above the driver floor (startup, kB): mini %s, static %s, shared %s\n",
-            ("mini" in r) ? r["mini"] - r["driver"] : "n/a", ("static" in r) ? r["static"] - r["driver"] : "n/a",
-            ("shared" in r) ? r["shared"] - r["driver"] : "n/a" }' "$B/stats.txt"
+        n = split("driver drvxx", F, " ")
+        for (i = 1; i <= n; i++) {
+            f = F[i]
+            if (!(f in r)) { printf "rss above the %s floor: n/a\n", f; continue }
+            printf "rss above the %s floor (%s kB; startup, kB): mini %s, static %s, shared %s\n", f, r[f],
+                ("mini" in r) ? r["mini"] - r[f] : "n/a", ("static" in r) ? r["static"] - r[f] : "n/a",
+                ("shared" in r) ? r["shared"] - r[f] : "n/a"
+        } }' "$B/stats.txt"
 }
 {
     echo "bench/run.sh $(date -u +%FT%TZ) $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null) rounds=$ROUNDS kernels=$NMANY elapsed=$(elapsed)s"

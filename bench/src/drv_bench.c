@@ -63,7 +63,7 @@ static void bench_mem(void)
         t[i] = (now_ns() - t0) / 1e3;
     }
     result("memcpy_d2h_64B_us", median(t, MEMCPY_REPS), "us");
-    char *h = malloc(BW_BYTES);
+    char *h = (char *)malloc(BW_BYTES);
     if (!h) { printf("FAIL malloc\n"); exit(1); }
     memset(h, 7, BW_BYTES);
     CHECK_CU(cuMemcpyHtoD(d, h, BW_BYTES));

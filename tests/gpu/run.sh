@@ -40,13 +40,17 @@ JOBS=$(nproc 2>/dev/null || echo 4)
 # name | sources | nvcc flags.  force_ptx runs vadd's binaries under a forced-JIT variable.
 # Every tests/gpu/conf_<area>.cu is a program of the differential conformance suite too; its
 # header may say "// gpu-flags: <nvcc options>" and "// gpu-libs: <link options>".
-CONFORMANCE=$(cd "$G" && ls conf_*.cu 2>/dev/null | sed 's/\.cu$//' | tr '\n' ' ')
+# So is every stress_<name>.cu and life_<name>.cu (threads, lifetime); a "// gpu-plugin: <p>"
+# header builds tests/gpu/<p>.cu as $W/bin/<p>.nvidia.so and <p>.minicudart.so beside the
+# program, for it to dlopen (the minicudart one links no runtime: it binds to the program's).
+CONFORMANCE=$(cd "$G" && ls conf_*.cu stress_*.cu life_*.cu 2>/dev/null | grep -v '_plugin\.cu$' |
+              sed 's/\.cu$//' | tr '\n' ' ')
 PROGRAMS="vadd device struct_params big_params templates variables per_thread rdc multiarch
           ptx_only force_ptx errors oob $CONFORMANCE"
 header_of() { sed -n "s|^// $2: *||p" "$G/$1.cu" | head -n 1; }
 libs_of() {
     case $1 in
-    conf_*) header_of "$1" gpu-libs ;;
+    conf_* | stress_* | life_*) header_of "$1" gpu-libs ;;
     esac
 }
 is_rdc() { [ "$1" = rdc ] || flags_of "$1" | grep -q -- '-rdc=true'; }
@@ -62,7 +66,7 @@ flags_of() {
     per_thread) echo "$ARCH --default-stream per-thread" ;;
     multiarch) echo "-gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90" ;;
     ptx_only) echo "-gencode arch=compute_90,code=compute_90" ;;
-    conf_*) echo "$ARCH $(header_of "$1" gpu-flags)" ;;
+    conf_* | stress_* | life_*) echo "$ARCH $(header_of "$1" gpu-flags)" ;;
     *) echo "$ARCH" ;;
     esac
 }
@@ -114,6 +118,12 @@ compile_and_link_nvidia() {
             "$NVCC" $flags -I$G -c "$s" -o "$o" || return 1
         fi
         objs="$objs $o"
+    done
+    for s in $(header_of "$p" gpu-plugin 2>/dev/null); do
+        "$NVCC" $ARCH -Xcompiler -fPIC -c "$G/$s.cu" -o "$W/obj/$s.plugin.o" || return 1
+        "$NVCC" $ARCH -shared -cudart=shared "$W/obj/$s.plugin.o" -o "$W/bin/$s.nvidia.so" \
+            -Xlinker -rpath -Xlinker "$CUDA_LIB" || return 1
+        "$NVCC" $ARCH -shared -cudart=none "$W/obj/$s.plugin.o" -o "$W/bin/$s.minicudart.so" || return 1
     done
     if is_rdc "$p"; then
         "$NVCC" $flags -dlink $objs -o "$W/obj/$p/dlink.o" || return 1
@@ -259,7 +269,7 @@ main() {
     local r mode label line bench_rows=()
     : >"$W/run/bench.txt"
     for r in $(seq "$BENCH_ROUNDS"); do
-        for mode in array buffer nvidia driver paired vsdriver; do
+        for mode in array buffer nvidia driver paired vsdriver parts; do
             [ "$(remaining)" -lt 40 ] && break 2
             case $mode in
             array | buffer) [ -x "$W/bin/bench_launch.minicudart" ] || { echo "round $r $mode: not built" >>"$W/run/bench.txt"; continue; }
@@ -269,11 +279,13 @@ main() {
                 line=$(BENCH_LABEL=nvidia timeout -k 5 30 "$W/bin/bench_launch.nvidia" "$BENCH_LAUNCHES" 2>&1 | tail -n 1) ;;
             driver) [ -x "$W/bin/bench_launch.driver" ] || continue
                 line=$(timeout -k 5 30 "$W/bin/bench_launch.driver" "$W/bin/bench_kernel.cubin" "$BENCH_LAUNCHES" 2>&1 | tail -n 1) ;;
-            vsdriver) # each runtime against cuLaunchKernel on the same kernel, in one process
+            vsdriver | parts) # each runtime against the driver on the same kernel, in one process
+                local var=BENCH_VS_DRIVER pattern=-vs-driver-
+                [ "$mode" = parts ] && var=BENCH_PARTS pattern=-parts-
                 for v in minicudart nvidia; do
                     [ -x "$W/bin/bench_launch.$v" ] || continue
-                    BENCH_VS_DRIVER=1 BENCH_LABEL=$v timeout -k 5 30 "$W/bin/bench_launch.$v" \
-                        "$BENCH_LAUNCHES" 2>&1 | grep '^bench_launch .*-vs-driver-' |
+                    env "$var=1" BENCH_LABEL=$v timeout -k 5 60 "$W/bin/bench_launch.$v" \
+                        "$BENCH_LAUNCHES" 2>&1 | grep "^bench_launch .*$pattern" |
                         while read -r line; do
                             echo "round $r $(echo "$line" | awk '{print $2}'): $line"
                         done >>"$W/run/bench.txt"
@@ -295,7 +307,8 @@ main() {
     median_of() { sort -n | awk '{v[NR]=$1} END {if (NR) print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
     for label in array buffer nvidia driver paired-array paired-buffer \
                  minicudart-vs-driver-runtime minicudart-vs-driver-driver \
-                 nvidia-vs-driver-runtime nvidia-vs-driver-driver; do
+                 nvidia-vs-driver-runtime nvidia-vs-driver-driver \
+                 {minicudart,nvidia}-parts-{chevron,cudaLaunchKernel,drv-array,drv-buffer,drv-ctx-array,drv-ctx-buffer}; do
         local ok steady queued
         ok=$(grep -E "^round [0-9]+ $label: bench_launch $label [0-9.]+ [0-9.]+ [0-9]+ ok" "$W/run/bench.txt")
         if [ -n "$ok" ]; then
