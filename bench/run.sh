@@ -65,7 +65,7 @@ job() {
       echo "$rc" >"$B/status/$name"; echo "$name rc=$rc $((SECONDS - t0))s" >>"$B/logs/build-times.txt" ) &
 }
 built() { [ "$(cat "$B/status/$1" 2>/dev/null)" = 0 ]; }
-MINI_LIBS=("$W/lib/libminicudart.a" -ldl -lpthread -lzstd -llz4 -lz)
+MINI_LIBS=("$W/lib/libminicudart.a" -ldl -lpthread)
 build_minicudart() {
     local gen=(); command -v ninja >/dev/null && gen=(-G Ninja)
     bounded 200 cmake -S "$ROOT" -B "$W" "${gen[@]}" -DMINICUDART_TESTS=OFF \
@@ -174,6 +174,13 @@ for r in $(seq 1 "$ROUNDS"); do
         done
     done
 done
+# Where the resident memory above the C++ floor lies: one more start-up run of minicudart, NVIDIA's
+# static runtime and the floor, each listing its mappings' Rss (BENCH_SMAPS, bench/src/common.h).
+for v in mini static drvxx; do
+    [ -x "$B/bin/bench.$v" ] && [ "$(remaining)" -gt 4 ] || continue
+    env BENCH_SMAPS=1 "${DRV_ENV[@]}" timeout 30 "$B/bin/bench.$v" startup 2>/dev/null |
+        awk -v v="$v" '$1 == "SMAPS" { name = $3; sub(/.*\//, "", name); print v, name, $2 }'
+done >"$B/smaps.txt"
 log "runs done; exit codes: $(awk '{ c[$2 ":" $4]++ } END { for (k in c) printf "%s x%d ", k, c[k] }' "$RUNS")"
 for f in "$B"/runs/*.out; do  # first failure of each kind, for the tail
     [ -e "$f" ] || continue
@@ -244,6 +251,15 @@ rss_note() {  # the floors: the C driver program, and the same program as C++ (d
                 ("shared" in r) ? r["shared"] - r[f] : "n/a"
         } }' "$B/stats.txt"
 }
+smaps_note() {  # per mapping: kB resident in minicudart / NVIDIA static / the C++ floor
+    [ -s "$B/smaps.txt" ] || return 0
+    echo "resident kB by mapping at the end of start-up (one run each; mini, static, drvxx floor):"
+    awk '{ r[$2, $1] += $3; names[$2] = 1 } END {
+        for (n in names) {
+            d = r[n, "mini"] - r[n, "drvxx"]; s = r[n, "static"] - r[n, "drvxx"]
+            if (d != 0 || s != 0) printf "  %-40s %8d %8d %8d   mini-floor %d\n", n, r[n, "mini"], r[n, "static"], r[n, "drvxx"], d
+        } }' "$B/smaps.txt" | sort -k6,6nr | head -n 16
+}
 {
     echo "bench/run.sh $(date -u +%FT%TZ) $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null) rounds=$ROUNDS kernels=$NMANY elapsed=$(elapsed)s"
     echo "units: _ns ns, _us us, _ms ms (whole process wall time), GBps GB/s, rss kB; ratios of medians"
@@ -255,6 +271,7 @@ rss_note() {  # the floors: the C driver program, and the same program as C++ (d
     echo
     echo "many_*: one launch of $PICK out of $NMANY kernels; startup: one <<<1,32>>> k4 launch + sync"
     rss_note
+    smaps_note
     echo
     table median
 } >"$OUT/summary.txt"

@@ -20,20 +20,13 @@ set_target_properties(minicudart PROPERTIES EXPORT_NAME cudart)
 set_target_properties(minicudart_shared PROPERTIES EXPORT_NAME cudart_shared)
 set_target_properties(fatbin PROPERTIES EXPORT_NAME fatbin)
 
-# The static library's link interface names zstd and lz4 by their absolute paths on this machine
-# and Threads::Threads (which FindThreads only defines where C or C++ is enabled).  The exported
-# interface names targets that minicudartConfig.cmake defines on the consumer's machine instead
-# (find_library / find_dependency there).  The build tree keeps the original items.
+# The static library's link interface names Threads::Threads, which FindThreads only defines
+# where C or C++ is enabled: the exported interface names a target that minicudartConfig.cmake
+# defines on the consumer's machine instead.  The build tree keeps the original items.
 get_target_property(minicudart_link_items minicudart INTERFACE_LINK_LIBRARIES)
 set(minicudart_interface_items)
 foreach(item IN LISTS minicudart_link_items)
-  if(item STREQUAL ZSTD_LIBRARY)
-    list(APPEND minicudart_interface_items
-         "$<BUILD_INTERFACE:${item}>" "$<INSTALL_INTERFACE:minicudart::zstd>")
-  elseif(item STREQUAL LZ4_LIBRARY)
-    list(APPEND minicudart_interface_items
-         "$<BUILD_INTERFACE:${item}>" "$<INSTALL_INTERFACE:minicudart::lz4>")
-  elseif(item STREQUAL "Threads::Threads")
+  if(item STREQUAL "Threads::Threads")
     list(APPEND minicudart_interface_items
          "$<BUILD_INTERFACE:${item}>" "$<INSTALL_INTERFACE:minicudart::threads>")
   elseif(IS_ABSOLUTE "${item}")
@@ -41,7 +34,7 @@ foreach(item IN LISTS minicudart_link_items)
                         "the installed package cannot carry it: map it here to a target that "
                         "minicudartConfig.cmake.in defines")
   else()
-    list(APPEND minicudart_interface_items "${item}")   # ZLIB::ZLIB, dl, generator expressions
+    list(APPEND minicudart_interface_items "${item}")   # dl, generator expressions
   endif()
 endforeach()
 set_property(TARGET minicudart PROPERTY INTERFACE_LINK_LIBRARIES "${minicudart_interface_items}")

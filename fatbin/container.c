@@ -185,7 +185,7 @@ int fatbin_next_entry(const fatbin_container *c, size_t *pos, fatbin_entry *e, f
     if (!fb_has(&cur, FATBIN_ENTRY_MIN_HEADER))
         return fatbin_fail(err, at, "truncated entry header at 0x%zx: %zu bytes left, need %u",
                            at, fb_left(&cur), FATBIN_ENTRY_MIN_HEADER);
-    raw_entry r;
+    raw_entry r = { 0 };   /* read_fixed_header fills it; gcc -O2 cannot see that */
     read_fixed_header(&cur, &r);
     size_t left = c->size - at;
     if (r.header_size < FATBIN_ENTRY_MIN_HEADER || r.header_size > left)

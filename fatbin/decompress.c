@@ -4,6 +4,12 @@
  * One decoder per compression flag (fatbin.h, PROTOCOL.md 5.8): zstd frame, LZ4 raw block,
  * LZ4 frame, zlib stream.  Each gets exactly compressed_size input bytes and writes into the
  * caller's buffer; the produced length must equal the header's uncompressed_size.
+ *
+ * Built with FATBIN_CODECS_DLOPEN (the runtime's copy, target fatbin_parse_dl), the three
+ * libraries are not linked: each is loaded with dlopen when the first entry that needs it is
+ * decompressed.  A program whose images are stored plain never maps them (some 80-90 kB of
+ * resident memory each), and the runtime needs nothing but libc at link time.  The `fatbin`
+ * tool and the tests link them as usual.
  */
 #include <limits.h>
 #include <string.h>
@@ -15,12 +21,104 @@
 
 #include "internal.h"
 
+#ifdef FATBIN_CODECS_DLOPEN
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+/* The entry points the decoders call, and the library each comes from. */
+#define CODEC_FUNCTIONS(X)                                                                     \
+    X(ZSTD, ZSTD_decompress) X(ZSTD, ZSTD_isError) X(ZSTD, ZSTD_getErrorName)                  \
+    X(LZ4, LZ4_decompress_safe) X(LZ4, LZ4F_createDecompressionContext)                        \
+    X(LZ4, LZ4F_decompress) X(LZ4, LZ4F_freeDecompressionContext) X(LZ4, LZ4F_isError)         \
+    X(LZ4, LZ4F_getErrorName) X(ZLIB, uncompress)
+
+enum codec_lib { CODEC_ZSTD, CODEC_LZ4, CODEC_ZLIB, CODEC_LIBS };
+
+static struct {
+#define CODEC_POINTER(lib, name) __typeof__(&name) p_##name;
+    CODEC_FUNCTIONS(CODEC_POINTER)
+#undef CODEC_POINTER
+} codec;
+
+static struct codec_library {
+    const char *soname;
+    pthread_once_t once;
+    bool ok;
+    char why[192];          /* why it could not be loaded */
+} codec_libs[CODEC_LIBS] = {
+    [CODEC_ZSTD] = { "libzstd.so.1", PTHREAD_ONCE_INIT, false, "" },
+    [CODEC_LZ4] = { "liblz4.so.1", PTHREAD_ONCE_INIT, false, "" },
+    [CODEC_ZLIB] = { "libz.so.1", PTHREAD_ONCE_INIT, false, "" },
+};
+
+static void codec_load(enum codec_lib which)
+{
+    struct codec_library *l = &codec_libs[which];
+    void *handle = dlopen(l->soname, RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+        snprintf(l->why, sizeof l->why, "cannot load %s (the zstd, LZ4 or zlib runtime "
+                 "package): %s", l->soname, dlerror());
+        return;
+    }
+    bool ok = true;
+#define CODEC_RESOLVE(lib, name)                                                                \
+    if (CODEC_##lib == which) {                                                                 \
+        void *sym = dlsym(handle, #name);                                                       \
+        memcpy(&codec.p_##name, &sym, sizeof sym);                                              \
+        if (!sym) {                                                                             \
+            snprintf(l->why, sizeof l->why, "%s has no %s", l->soname, #name);                  \
+            ok = false;                                                                         \
+        }                                                                                       \
+    }
+    CODEC_FUNCTIONS(CODEC_RESOLVE)
+#undef CODEC_RESOLVE
+    l->ok = ok;
+}
+
+static void codec_load_zstd(void) { codec_load(CODEC_ZSTD); }
+static void codec_load_lz4(void) { codec_load(CODEC_LZ4); }
+static void codec_load_zlib(void) { codec_load(CODEC_ZLIB); }
+
+/* Loads the library once; false (and *why) when it cannot be had. */
+static bool codec_ready(enum codec_lib which, const char **why)
+{
+    static void (*const load[CODEC_LIBS])(void) = { codec_load_zstd, codec_load_lz4,
+                                                    codec_load_zlib };
+    pthread_once(&codec_libs[which].once, load[which]);
+    if (!codec_libs[which].ok)
+        *why = codec_libs[which].why;
+    return codec_libs[which].ok;
+}
+
+/* From here on the decoders' calls go through the pointers. */
+#define ZSTD_decompress codec.p_ZSTD_decompress
+#define ZSTD_isError codec.p_ZSTD_isError
+#define ZSTD_getErrorName codec.p_ZSTD_getErrorName
+#define LZ4_decompress_safe codec.p_LZ4_decompress_safe
+#define LZ4F_createDecompressionContext codec.p_LZ4F_createDecompressionContext
+#define LZ4F_decompress codec.p_LZ4F_decompress
+#define LZ4F_freeDecompressionContext codec.p_LZ4F_freeDecompressionContext
+#define LZ4F_isError codec.p_LZ4F_isError
+#define LZ4F_getErrorName codec.p_LZ4F_getErrorName
+#define uncompress codec.p_uncompress
+#define CODEC_REQUIRE(lib)                                                                      \
+    do {                                                                                        \
+        if (!codec_ready(CODEC_##lib, why))                                                     \
+            return FATBIN_BAD;                                                                  \
+    } while (0)
+#else
+#define CODEC_REQUIRE(lib) do { } while (0)
+#endif
+
 typedef int (*decoder_fn)(const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_cap,
                           size_t *produced, const char **why);
 
 static int decode_zstd(const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_cap,
                        size_t *produced, const char **why)
 {
+    CODEC_REQUIRE(ZSTD);
     size_t n = ZSTD_decompress(dst, dst_cap, src, src_len);
     if (ZSTD_isError(n)) {
         *why = ZSTD_getErrorName(n);
@@ -34,6 +132,7 @@ static int decode_zstd(const uint8_t *src, size_t src_len, uint8_t *dst, size_t 
 static int decode_lz4_block(const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_cap,
                             size_t *produced, const char **why)
 {
+    CODEC_REQUIRE(LZ4);
     if (src_len > INT_MAX || dst_cap > INT_MAX) {
         *why = "sizes exceed what LZ4 accepts";
         return FATBIN_BAD;
@@ -51,6 +150,7 @@ static int decode_lz4_block(const uint8_t *src, size_t src_len, uint8_t *dst, si
 static int decode_lz4_frame(const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_cap,
                             size_t *produced, const char **why)
 {
+    CODEC_REQUIRE(LZ4);
     LZ4F_dctx *ctx = NULL;
     if (LZ4F_isError(LZ4F_createDecompressionContext(&ctx, LZ4F_VERSION))) {
         *why = "cannot create an LZ4 frame context";
@@ -82,6 +182,7 @@ static int decode_lz4_frame(const uint8_t *src, size_t src_len, uint8_t *dst, si
 static int decode_zlib(const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_cap,
                        size_t *produced, const char **why)
 {
+    CODEC_REQUIRE(ZLIB);
     uLongf out_len = (uLongf)dst_cap;
     if ((size_t)out_len != dst_cap || (size_t)(uLong)src_len != src_len) {
         *why = "sizes exceed what zlib accepts";

@@ -12,7 +12,7 @@ cmake --build $out -j2 --target minicudart minicudart_shared >/dev/null
 strip -o $out/libcudart.so.13.stripped $out/lib/libcudart.so.13
 # A tiny static deployment: unused sections dropped, segments packed, symbols stripped.
 nvcc -arch=sm_90 -O2 -cudart=none examples/vadd/vadd.cu -o $out/vadd.minicudart \
-    $out/lib/libminicudart.a -ldl -lpthread -lzstd -llz4 -lz \
+    $out/lib/libminicudart.a -ldl -lpthread \
     -Xlinker --gc-sections -Xlinker -z,noseparate-code
 strip -o $out/vadd.minicudart.stripped $out/vadd.minicudart
 nvcc -arch=sm_90 -O2 examples/vadd/vadd.cu -o $out/vadd.cudart_static

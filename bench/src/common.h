@@ -43,9 +43,48 @@ static inline double median(double *v, int n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+/* With BENCH_SMAPS set: where the resident memory lies, one "SMAPS <kB> <mapping>" line per
+ * mapping name (a file, [heap], [stack], or "anon" for nameless mappings), summed from
+ * /proc/self/smaps; bench/run.sh compares them between the variants. */
+static inline void smaps_report(void)
+{
+    FILE *f = fopen("/proc/self/smaps", "r");
+    char line[512], name[64][160];
+    long kb[64] = {0};
+    int n = 0, cur = -1;
+    if (!f)
+        return;
+    while (fgets(line, sizeof line, f)) {
+        unsigned long lo, hi;
+        char rest[400] = "";
+        if (sscanf(line, "%lx-%lx %*s %*s %*s %*s %399[^\n]", &lo, &hi, rest) >= 2 &&
+            strchr(line, '-') < strchr(line, ' ')) {
+            const char *nm = rest;
+            while (*nm == ' ')
+                nm++;
+            if (!*nm)
+                nm = "anon";
+            for (cur = 0; cur < n && strcmp(name[cur], nm) != 0; cur++)
+                ;
+            if (cur == n && n < 64)
+                snprintf(name[n++], sizeof name[0], "%s", nm);
+            if (cur >= 64)
+                cur = -1;
+        } else if (cur >= 0 && strncmp(line, "Rss:", 4) == 0) {
+            kb[cur] += strtol(line + 4, NULL, 10);
+        }
+    }
+    fclose(f);
+    for (int i = 0; i < n; i++)
+        if (kb[i])
+            printf("SMAPS %ld %s\n", kb[i], name[i]);
+}
+
 /* VmRSS of this process in kB, -1 if unknown. */
 static inline long rss_kb(void)
 {
+    if (getenv("BENCH_SMAPS"))
+        smaps_report();
     FILE *f = fopen("/proc/self/status", "r");
     char line[256];
     long kb = -1;

@@ -31,7 +31,7 @@ unversioned=$(objdump -T "$ours" | awk '/ DF | DO / && $0 !~ /libcudart\.so\.13/
 readelf -V "$ours" | grep -q 'Name: libcudart.so.13' || bad "no version definition libcudart.so.13"
 
 needed=$(readelf -d "$ours" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p' | tr '\n' ' ')
-case " $needed" in *libstdc++*|*libcuda.so*) bad "needs $needed" ;; esac
+case " $needed" in *libstdc++*|*libcuda.so*|*libzstd*|*liblz4*|*libz.so*) bad "needs $needed" ;; esac
 
 total=$(wc -l <nvidia.txt)
 # The stubs are the functions of the archive member built from lib/unimplemented.c.

@@ -102,7 +102,7 @@ build_minicudart() {
 # What a program links instead of NVIDIA's runtime: libminicudart.a (it carries the fatbin
 # parser's objects) and the system libraries it uses.
 minicudart_libs() {
-    MINI_LIBS=("$W/cmake/lib/libminicudart.a" -ldl -lpthread -lzstd -llz4 -lz)
+    MINI_LIBS=("$W/cmake/lib/libminicudart.a" -ldl -lpthread)
 }
 
 # Step 2: compile once (objects are runtime-independent), link against NVIDIA's runtime.

@@ -108,7 +108,7 @@ if(PKG_CONFIG)
   run("pkg-config --static --libs --cflags minicudart" OUTPUT flags
       COMMAND ${PKG_CONFIG} --static --libs --cflags minicudart)
   string(STRIP "${flags}" flags)
-  foreach(want "-I${prefix}/${INCLUDEDIR}" "-L${prefix}/${LIBDIR}" -lminicudart -lzstd -llz4 -lz
+  foreach(want "-I${prefix}/${INCLUDEDIR}" "-L${prefix}/${LIBDIR}" -lminicudart
           -lpthread -ldl)
     if(NOT " ${flags} " MATCHES " ${want} ")
       message(FATAL_ERROR "FAIL: pkg-config --static --libs --cflags minicudart: no ${want} in "
