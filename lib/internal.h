@@ -228,7 +228,22 @@ static inline cudaError_t rt_driver_result(rt_device *d, CUresult r)
 cudaError_t rt_module_ensure(rt_module *m, rt_device *d, rt_module_dev **out);
 /* Resolves kernel k on device d: loads its module if needed, gets the CUfunction and the
  * parameter layout. */
-cudaError_t rt_kernel_resolve(rt_kernel *k, rt_device *d, rt_kernel_dev **out);
+cudaError_t rt_kernel_resolve_slow(rt_kernel *k, rt_device *d, rt_kernel_dev **out);
+/* The launch path's check, inline: resolved for this device in its current generation. */
+static inline cudaError_t rt_kernel_resolve(rt_kernel *k, rt_device *d, rt_kernel_dev **out)
+{
+    rt_kernel_dev *all = atomic_load_explicit(&k->dev, memory_order_acquire);
+    if (all) {
+        rt_kernel_dev *kd = &all[rt_slot_index(d)];
+        if (atomic_load_explicit(&kd->function, memory_order_acquire) &&
+            atomic_load_explicit(&kd->generation, memory_order_relaxed) ==
+                atomic_load_explicit(&d->generation, memory_order_acquire)) {
+            *out = kd;
+            return cudaSuccess;
+        }
+    }
+    return rt_kernel_resolve_slow(k, d, out);
+}
 /* Loads every module now (CUDA_MODULE_LOADING=EAGER), or only those that have managed
  * variables, right after a context is initialised. */
 void rt_module_load_at_init(rt_device *d);

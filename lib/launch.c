@@ -62,6 +62,8 @@ RT_API cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, siz
     if (rt_config_depth == 0)
         RT_RETURN(cudaErrorInvalidConfiguration);
     const struct rt_config *c = &rt_config_stack[--rt_config_depth];
+    if (!gridDim || !blockDim || !sharedMem || !stream)
+        RT_RETURN(cudaErrorInvalidValue);      /* popped all the same: pushes and pops pair up */
     *gridDim = c->grid;
     *blockDim = c->block;
     *sharedMem = c->shared;
@@ -118,6 +120,23 @@ RT_API int minicudart_set_launch_params(const char *mode)
 
 /* The packed parameter buffer.  32764 bytes is the parameter space limit since CUDA 12.1. */
 static _Thread_local _Alignas(16) unsigned char rt_param_buffer[32768];
+
+/* Copies one argument into the buffer.  Most parameters are 4 or 8 bytes: those become one
+ * load and one store instead of a call to memcpy. */
+static inline void rt_pack(unsigned char *dst, const void *src, uint32_t size)
+{
+    switch (size) {
+    case 4:
+        memcpy(dst, src, 4);
+        break;
+    case 8:
+        memcpy(dst, src, 8);
+        break;
+    default:
+        memcpy(dst, src, size);
+        break;
+    }
+}
 
 /* The launch in the text trace, and as the "launch" span of the timeline (from t0). */
 static void rt_trace_launch(uint64_t t0, const rt_kernel *k, const rt_kernel_dev *kd, dim3 grid,
@@ -200,14 +219,21 @@ cudaError_t rt_launch_with(rt_kernel *k, dim3 grid, dim3 block, void **args, siz
     if (layout && layout->count > 0 && !args)
         return cudaErrorInvalidValue;
     CUresult r;
+    /* A NULL argument pointer would be read, by the packing here or by the driver: refused. */
     if (packed) {
-        for (uint32_t i = 0; i < layout->count; i++)
-            memcpy(rt_param_buffer + layout->param[i].offset, args[i], layout->param[i].size);
+        for (uint32_t i = 0; i < layout->count; i++) {
+            if (!args[i])
+                return cudaErrorInvalidValue;
+            rt_pack(rt_param_buffer + layout->param[i].offset, args[i], layout->param[i].size);
+        }
         size_t size = layout->size;
         void *extra[] = { CU_LAUNCH_PARAM_BUFFER_POINTER, rt_param_buffer,
                           CU_LAUNCH_PARAM_BUFFER_SIZE, &size, CU_LAUNCH_PARAM_END };
         r = rt_launch_driver(f, grid, block, shared, s, NULL, extra, opt);
     } else {
+        for (uint32_t i = 0; layout && i < layout->count; i++)
+            if (!args[i])
+                return cudaErrorInvalidValue;
         /* Step 9. */
         r = rt_launch_driver(f, grid, block, shared, s, args, NULL, opt);
     }

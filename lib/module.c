@@ -292,22 +292,13 @@ static rt_param_layout *rt_layout_build(rt_kernel *k, CUfunction f, rt_module_de
     return layout;
 }
 
-cudaError_t rt_kernel_resolve(rt_kernel *k, rt_device *d, rt_kernel_dev **out)
+/* rt_kernel_resolve (internal.h) checks without the lock; this loads and resolves under it. */
+cudaError_t rt_kernel_resolve_slow(rt_kernel *k, rt_device *d, rt_kernel_dev **out)
 {
-    uint64_t generation = atomic_load_explicit(&d->generation, memory_order_acquire);
-    rt_kernel_dev *all = atomic_load_explicit(&k->dev, memory_order_acquire);
-    if (all) {
-        rt_kernel_dev *kd = &all[rt_slot_index(d)];
-        if (atomic_load_explicit(&kd->function, memory_order_acquire) &&
-            atomic_load_explicit(&kd->generation, memory_order_relaxed) == generation) {
-            *out = kd;
-            return cudaSuccess;
-        }
-    }
-
     pthread_mutex_lock(&rt_load_lock);
+    uint64_t generation = atomic_load(&d->generation);
     cudaError_t e = cudaSuccess;
-    all = atomic_load(&k->dev);
+    rt_kernel_dev *all = atomic_load(&k->dev);
     if (!all) {
         all = calloc((size_t)rt_slot_count, sizeof *all);
         if (!all) {
