@@ -74,6 +74,8 @@ build_minicudart() {
 }
 compile_rt() { bounded 200 "$NVCC" $ARCH -O2 -I"$S" -c "$S/rt_bench.cu" -o "$B/obj/rt_bench.o"; }
 compile_fatbin() { bounded 200 "$NVCC" $ARCH -I"$S" -fatbin "$S/kernels.cu" -o "$B/obj/kernels.fatbin"; }
+# The launch cost taken apart in one process (tests/gpu/bench_launch.cu, BENCH_PARTS).
+compile_parts() { bounded 200 "$NVCC" $ARCH -O2 -I"$ROOT/tests/gpu" -c "$ROOT/tests/gpu/bench_launch.cu" -o "$B/obj/parts.o"; }
 # The PTX-JIT start-up: the same programs with PTX only, which the driver compiles at load.
 compile_rt_ptx() { bounded 200 "$NVCC" $ARCH_PTX -O2 -I"$S" -c "$S/rt_bench.cu" -o "$B/obj/rt_bench_ptx.o"; }
 compile_fatbin_ptx() { bounded 200 "$NVCC" $ARCH_PTX -I"$S" -fatbin "$S/kernels.cu" -o "$B/obj/kernels_ptx.fatbin"; }
@@ -102,6 +104,7 @@ job minicudart build_minicudart
 job many_o compile_many_rt
 job many_fatbin compile_many_fatbin
 job rt_o compile_rt
+job parts_o compile_parts
 job fatbin compile_fatbin
 job rt_ptx_o compile_rt_ptx
 job fatbin_ptx compile_fatbin_ptx
@@ -111,6 +114,8 @@ built rt_o && job bench_nv link_nv "$B/obj/rt_bench.o" bench
 built many_o && job many_nv link_nv "$B/obj/many.o" many
 built minicudart && built rt_o && job bench_mini link_mini "$B/obj/rt_bench.o" bench
 built minicudart && built many_o && job many_mini link_mini "$B/obj/many.o" many
+built parts_o && job parts_nv bounded 120 "$NVCC" $ARCH "$B/obj/parts.o" -o "$B/bin/parts.static"
+built minicudart && built parts_o && job parts_mini link_mini "$B/obj/parts.o" parts
 built fatbin && job bench_driver build_driver bench drv_bench.c "$B/obj/kernels.fatbin"
 built fatbin && job bench_drvxx build_drvxx
 built rt_ptx_o && job ptx_nv link_nv "$B/obj/rt_bench_ptx.o" bench_ptx
@@ -172,6 +177,17 @@ for r in $(seq 1 "$ROUNDS"); do
             [ "$v" = drvxx ] && [ "$t" != startup ] && continue   # the C++ floor: footprint only
             run_one "$t" "$v" "$r"
         done
+    done
+done
+# The launch cost taken apart: in each process batches take turns among <<<>>>, cudaLaunchKernel
+# and cuLaunchKernel with and without cuCtxGetCurrent and packing (bench_launch.cu), so the
+# runtime's cost over the driver is measured against the same kernel on the same machine state.
+: >"$B/parts.txt"
+for r in $(seq 1 "$ROUNDS"); do
+    for v in mini static; do
+        [ -x "$B/bin/parts.$v" ] && [ "$(remaining)" -gt 10 ] || continue
+        BENCH_PARTS=1 BENCH_LABEL=$v timeout 60 "$B/bin/parts.$v" 20000 2>/dev/null |
+            awk -v r="$r" '$1 == "bench_launch" && $6 == "ok" { print r, $2, $3, $4 }' >>"$B/parts.txt"
     done
 done
 # Where the resident memory above the C++ floor lies: one more start-up run of minicudart, NVIDIA's
@@ -251,6 +267,26 @@ rss_note() {  # the floors: the C driver program, and the same program as C++ (d
                 ("shared" in r) ? r["shared"] - r[f] : "n/a"
         } }' "$B/stats.txt"
 }
+parts_note() {  # medians over rounds; ratios per round, then their median (min-max)
+    [ -s "$B/parts.txt" ] || return 0
+    echo "launch cost in one process, ns per launch (median over rounds; steady / queued):"
+    awk '{ split($2, a, "-parts-"); v = a[1]; w = a[2]; s[v, w] = s[v, w] " " $3; q[v, w] = q[v, w] " " $4
+           if (w == "chevron") cs[v, $1] = $3; if (w == "drv-array") ds[v, $1] = $3
+           if (w == "chevron") cq[v, $1] = $4; if (w == "drv-array") dq[v, $1] = $4
+           vs[v] = 1; ws[w] = 1; rs[$1] = 1 }
+        function med(str,   n, x, i, j, t) { n = split(str, x, " "); for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (x[j] + 0 < x[i] + 0) { t = x[i]; x[i] = x[j]; x[j] = t }
+            return n ? (n % 2 ? x[(n + 1) / 2] : (x[n / 2] + x[n / 2 + 1]) / 2) : 0 }
+        function span(str,   n, x, i, lo, hi) { n = split(str, x, " "); lo = hi = x[1]; for (i = 2; i <= n; i++) { if (x[i] + 0 < lo + 0) lo = x[i]; if (x[i] + 0 > hi + 0) hi = x[i] }
+            return sprintf("%.3f-%.3f", lo, hi) }
+        END {
+            split("chevron cudaLaunchKernel drv-array drv-buffer drv-ctx-array drv-ctx-buffer", W, " ")
+            for (v in vs) for (i = 1; i <= 6; i++) if ((v, W[i]) in s)
+                printf "  %-7s %-17s %8.1f / %8.1f\n", v, W[i], med(s[v, W[i]]), med(q[v, W[i]])
+            for (v in vs) { rr = ""; rq = ""
+                for (r in rs) if ((v, r) in cs && (v, r) in ds) { rr = rr " " cs[v, r] / ds[v, r]; rq = rq " " cq[v, r] / dq[v, r] }
+                printf "  %-7s <<<>>> / cuLaunchKernel per round: steady %.3f (%s), queued %.3f (%s)\n", v, med(rr), span(rr), med(rq), span(rq) }
+        }' "$B/parts.txt"
+}
 smaps_note() {  # per mapping: kB resident in minicudart / NVIDIA static / the C++ floor
     [ -s "$B/smaps.txt" ] || return 0
     echo "resident kB by mapping at the end of start-up (one run each; mini, static, drvxx floor):"
@@ -270,6 +306,7 @@ smaps_note() {  # per mapping: kB resident in minicudart / NVIDIA static / the C
     cat "$B/sizes.txt"
     echo
     echo "many_*: one launch of $PICK out of $NMANY kernels; startup: one <<<1,32>>> k4 launch + sync"
+    parts_note
     rss_note
     smaps_note
     echo
