@@ -164,8 +164,10 @@ static cudaError_t rt_array_create(cudaArray_t *array, const struct cudaChannelF
     CUarray handle = NULL;
     e = rt_error_from_cu(rt_drv.cuArray3DCreate(&handle, &ad));
     rt_device_note_error(d, e);
-    if (e == cudaSuccess)
+    if (e == cudaSuccess) {
+        rt_handle_add(RT_HANDLE_ARRAY, handle, d);
         *array = (cudaArray_t)handle;
+    }
     return e;
 }
 
@@ -200,8 +202,10 @@ RT_API cudaError_t cudaMallocMipmappedArray(cudaMipmappedArray_t *mipmappedArray
     CUmipmappedArray handle = NULL;
     e = rt_error_from_cu(rt_drv.cuMipmappedArrayCreate(&handle, &ad, numLevels));
     rt_device_note_error(d, e);
-    if (e == cudaSuccess)
+    if (e == cudaSuccess) {
+        rt_handle_add(RT_HANDLE_MIPMAPPED_ARRAY, handle, d);
         *mipmappedArray = (cudaMipmappedArray_t)handle;
+    }
     RT_RETURN(e);
 }
 
@@ -224,13 +228,18 @@ RT_API cudaError_t cudaGetMipmappedArrayLevel(cudaArray_t *levelArray,
     RT_RETURN(e);
 }
 
-/* Freeing NULL does nothing, but like cudaFree(NULL) it still initialises the context. */
+/* Freeing NULL does nothing, but like cudaFree(NULL) it still initialises the context.  An
+ * array a cudaDeviceReset destroyed is cudaErrorDeviceUninitialized, NVIDIA's answer (H200),
+ * without reaching the driver (handles.c). */
 RT_API cudaError_t cudaFreeArray(cudaArray_t array)
 {
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess || !array)
         RT_RETURN(e);
+    if (rt_handle_stale(RT_HANDLE_ARRAY, array))
+        RT_RETURN(cudaErrorDeviceUninitialized);
+    rt_handle_remove(array);            /* first: the address may come back at once */
     e = rt_error_from_cu(rt_drv.cuArrayDestroy((CUarray)array));
     rt_device_note_error(d, e);
     RT_RETURN(e);
@@ -242,6 +251,9 @@ RT_API cudaError_t cudaFreeMipmappedArray(cudaMipmappedArray_t mipmappedArray)
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess || !mipmappedArray)
         RT_RETURN(e);
+    if (rt_handle_stale(RT_HANDLE_MIPMAPPED_ARRAY, mipmappedArray))
+        RT_RETURN(cudaErrorDeviceUninitialized);
+    rt_handle_remove(mipmappedArray);   /* first: the address may come back at once */
     e = rt_error_from_cu(rt_drv.cuMipmappedArrayDestroy((CUmipmappedArray)mipmappedArray));
     rt_device_note_error(d, e);
     RT_RETURN(e);
@@ -297,7 +309,7 @@ RT_API cudaError_t cudaArrayGetMemoryRequirements(struct cudaArrayMemoryRequirem
     if (e != cudaSuccess)
         RT_RETURN(e);
     if (device < 0 || device >= rt_device_count)
-        RT_RETURN(cudaErrorInvalidDevice);
+        RT_RETURN(cudaErrorInvalidValue);       /* not InvalidDevice: NVIDIA's answer (H200) */
     if (!rt_drv.cuArrayGetMemoryRequirements) {
         RT_TRACE("cudaArrayGetMemoryRequirements: the driver has no cuArrayGetMemoryRequirements");
         RT_RETURN(cudaErrorNotSupported);
@@ -335,17 +347,21 @@ static rt_copy_mode rt_async(cudaStream_t stream, bool per_thread)
 }
 
 /* The memory type of the linear operand of a copy to (to_array) or from an array, from the
- * kind: host, device, or unified (cudaMemcpyDefault: the driver tells from the pointer). */
+ * kind: host, device, or unified (cudaMemcpyDefault: the driver tells from the pointer).  A kind
+ * that puts the array on the host side is cudaErrorInvalidMemcpyDirection; a value that is no
+ * kind at all copies as cudaMemcpyDefault, as NVIDIA's runtime does (cudaMemcpyToArray and
+ * cudaMemcpyFromArrayAsync with kind 99 succeeded on the H200). */
 static cudaError_t rt_linear_type(enum cudaMemcpyKind kind, bool to_array, CUmemorytype *type)
 {
     if (kind == cudaMemcpyDeviceToDevice)
         *type = CU_MEMORYTYPE_DEVICE;
-    else if (kind == cudaMemcpyDefault)
-        *type = CU_MEMORYTYPE_UNIFIED;
     else if (kind == (to_array ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost))
         *type = CU_MEMORYTYPE_HOST;
-    else
+    else if (kind == cudaMemcpyHostToHost ||
+             kind == (to_array ? cudaMemcpyDeviceToHost : cudaMemcpyHostToDevice))
         return cudaErrorInvalidMemcpyDirection;
+    else
+        *type = CU_MEMORYTYPE_UNIFIED;
     return cudaSuccess;
 }
 
@@ -525,7 +541,11 @@ static cudaError_t rt_memcpy_2d_array_array(cudaArray_t dst, size_t xd, size_t y
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess || width == 0 || height == 0)
         return e;
-    if (!dst || !src)
+    /* NVIDIA's answers (H200): a NULL destination is an invalid value, a NULL source an invalid
+     * handle. */
+    if (!dst)
+        return cudaErrorInvalidValue;
+    if (!src)
         return cudaErrorInvalidResourceHandle;
     CUDA_MEMCPY2D c;
     memset(&c, 0, sizeof c);

@@ -94,6 +94,8 @@ static void rt_devices_init_steps(void)
 /* Loads the driver and learns the devices, once.  Returns the same answer on every call. */
 static cudaError_t rt_devices_init(void)
 {
+    if (atomic_load_explicit(&rt_forked, memory_order_relaxed))   /* lifetime.c: after fork */
+        return cudaErrorInitializationError;
     /* The flag spares every later call pthread_once's own checks (measured: some 70
      * instructions per launch). */
     if (!atomic_load_explicit(&rt_devices_ready, memory_order_acquire))
@@ -251,6 +253,12 @@ RT_API cudaError_t cudaGetDeviceCount(int *count)
 {
     if (!count)
         RT_RETURN(cudaErrorInvalidValue);
+    if (atomic_load(&rt_forked)) {
+        /* In a child forked after initialisation NVIDIA's runtime still answers the count
+         * (measured on an H200), though every call that needs the driver fails. */
+        *count = rt_device_count;
+        return cudaSuccess;
+    }
     cudaError_t e = rt_devices_init();
     if (e == cudaErrorNoDevice)
         *count = 0;
@@ -443,8 +451,7 @@ RT_API cudaError_t cudaInitDevice(int device, unsigned int deviceFlags, unsigned
     cudaError_t e = rt_device_lookup(device, &d);
     if (e != cudaSuccess)
         RT_RETURN(e);
-    if (flags & ~(unsigned)cudaInitDeviceFlagsAreValid)
-        RT_RETURN(cudaErrorInvalidValue);
+    /* Other bits of flags are ignored, as NVIDIA's runtime does (H200). */
     if (flags & cudaInitDeviceFlagsAreValid) {
         e = rt_device_set_flags(d, deviceFlags);
         if (e != cudaSuccess)

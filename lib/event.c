@@ -27,8 +27,10 @@ static cudaError_t rt_event_create(cudaEvent_t *event, unsigned flags)
         return e;
     CUevent ev = NULL;
     e = rt_driver_result(d, rt_drv.cuEventCreate(&ev, flags));
-    if (e == cudaSuccess)
+    if (e == cudaSuccess) {
+        rt_handle_add(RT_HANDLE_EVENT, ev, d);
         *event = (cudaEvent_t)ev;
+    }
     RT_TRACE("event %p created (flags %#x): %s", (void *)ev, flags, rt_error_name(e));
     return e;
 }
@@ -46,10 +48,12 @@ RT_API cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int fla
 RT_API cudaError_t cudaEventDestroy(cudaEvent_t event)
 {
     rt_device *d;
-    cudaError_t e = rt_context_enter(&d);
+    cudaError_t e = rt_enter_with(NULL, event, &d);
     if (e != cudaSuccess)
         RT_RETURN(e);
-    /* An event recorded but not yet reached is released by the driver once it completes. */
+    /* Forgotten first: once destroyed, its address may come back for another thread's event.
+     * An event recorded but not yet reached is released by the driver once it completes. */
+    rt_handle_remove(event);
     RT_RETURN(rt_driver_result(d, rt_drv.cuEventDestroy((CUevent)event)));
 }
 
@@ -59,7 +63,7 @@ static cudaError_t rt_event_record(cudaEvent_t event, cudaStream_t stream, unsig
                                    bool with_flags, bool per_thread)
 {
     rt_device *d;
-    cudaError_t e = rt_context_enter(&d);
+    cudaError_t e = rt_enter_with(stream, event, &d);
     if (e != cudaSuccess)
         return e;
     CUstream s = rt_stream(stream, per_thread);
@@ -95,7 +99,7 @@ RT_API cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t event, cudaStream_t
 RT_API cudaError_t cudaEventQuery(cudaEvent_t event)
 {
     rt_device *d;
-    cudaError_t e = rt_context_enter(&d);
+    cudaError_t e = rt_enter_with(NULL, event, &d);
     if (e != cudaSuccess)
         RT_RETURN(e);
     RT_RETURN_QUERY(rt_driver_result(d, rt_drv.cuEventQuery((CUevent)event)));
@@ -104,7 +108,7 @@ RT_API cudaError_t cudaEventQuery(cudaEvent_t event)
 RT_API cudaError_t cudaEventSynchronize(cudaEvent_t event)
 {
     rt_device *d;
-    cudaError_t e = rt_context_enter(&d);
+    cudaError_t e = rt_enter_with(NULL, event, &d);
     if (e != cudaSuccess)
         RT_RETURN(e);
     RT_RETURN(rt_driver_result(d, rt_drv.cuEventSynchronize((CUevent)event)));
@@ -121,7 +125,9 @@ RT_API cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_
     if (!ms)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
-    cudaError_t e = rt_context_enter(&d);
+    cudaError_t e = rt_enter_with(NULL, start, &d);
+    if (e == cudaSuccess)
+        e = rt_enter_with(NULL, end, &d);
     if (e != cudaSuccess)
         RT_RETURN(e);
     float elapsed = 0.0f;

@@ -6,7 +6,8 @@
  * `func` is what a program has in hand: a kernel's host stub (what <<<>>> and the C++ templates
  * pass) or a cudaKernel_t from cudaGetKernel; rt_kernel_find takes both.  Anything else is
  * cudaErrorInvalidResourceHandle, as NVIDIA's runtime answers for cudaFuncGetAttributes on an
- * unregistered pointer (SEMANTICS.md section 0).
+ * unregistered pointer (SEMANTICS.md section 0), except NULL: cudaErrorInvalidDeviceFunction
+ * (rt_kernel_unknown; measured on the H200 by tests/gpu/conf_misuse_launch.cu).
  *
  * Settings are per kernel, not per device.  NVIDIA's runtime sets them on the context-independent
  * CUkernel, so they hold on every device and survive cudaDeviceReset.  minicudart resolves a
@@ -136,7 +137,7 @@ cudaError_t rt_function_resolve(const void *func, rt_device **d, rt_kernel **k, 
     rt_kernel *kernel = rt_kernel_find(func);
     if (!kernel || !__atomic_load_n(&kernel->module, __ATOMIC_ACQUIRE)) {
         RT_TRACE("function %p is not a registered kernel", func);
-        return cudaErrorInvalidResourceHandle;
+        return rt_kernel_unknown(func);
     }
     rt_device *dev;
     cudaError_t e = rt_context_enter(&dev);
@@ -191,25 +192,30 @@ RT_API cudaError_t cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncA
 {
     if (!kernelPtr)
         RT_RETURN(cudaErrorInvalidValue);
-    /* The same process-wide handle __cudaGetKernel hands nvcc's stubs. */
+    /* The same process-wide handle __cudaGetKernel hands nvcc's stubs, and the same answer for
+     * a pointer that is no kernel. */
     rt_kernel *k = rt_kernel_find(entryFuncAddr);
     if (!k)
-        RT_RETURN(cudaErrorInvalidResourceHandle);
+        RT_RETURN(cudaErrorInvalidDeviceFunction);
     *kernelPtr = (cudaKernel_t)k;
     return cudaSuccess;
 }
 
 /* The CUfunction of a kernel in the current context (cudaFunction_t is the driver's CUfunction):
- * loaded and resolved like a launch would, with cudaFuncSetAttribute's settings applied. */
+ * loaded and resolved like a launch would, with cudaFuncSetAttribute's settings applied.  As
+ * measured with NVIDIA's runtime (H200): a pointer that is no kernel, NULL included, is
+ * cudaErrorInvalidDeviceFunction, and a NULL output succeeds (the kernel is resolved, nothing is
+ * written). */
 RT_API cudaError_t cudaGetFuncBySymbol(cudaFunction_t *functionPtr, const void *symbolPtr)
 {
-    if (!functionPtr)
-        RT_RETURN(cudaErrorInvalidValue);
+    rt_kernel *known = rt_kernel_find(symbolPtr);
+    if (!known || !__atomic_load_n(&known->module, __ATOMIC_ACQUIRE))
+        RT_RETURN(cudaErrorInvalidDeviceFunction);
     rt_device *d;
     rt_kernel *k;
     CUfunction f;
     cudaError_t e = rt_function_resolve(symbolPtr, &d, &k, &f);
-    if (e == cudaSuccess)
+    if (e == cudaSuccess && functionPtr)
         *functionPtr = (cudaFunction_t)f;
     RT_RETURN(e);
 }
@@ -308,7 +314,7 @@ RT_API cudaError_t cudaFuncGetName(const char **name, const void *func)
         RT_RETURN(cudaErrorInvalidValue);
     rt_kernel *k = rt_kernel_find(func);
     if (!k)
-        RT_RETURN(cudaErrorInvalidResourceHandle);
+        RT_RETURN(rt_kernel_unknown(func));
     *name = k->name;            /* the mangled device name, as registered */
     return cudaSuccess;
 }
@@ -318,7 +324,7 @@ RT_API cudaError_t cudaFuncGetParamInfo(const void *func, size_t paramIndex, siz
 {
     rt_kernel *k = rt_kernel_find(func);
     if (!k || !__atomic_load_n(&k->module, __ATOMIC_ACQUIRE))
-        RT_RETURN(cudaErrorInvalidResourceHandle);
+        RT_RETURN(rt_kernel_unknown(func));
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
@@ -334,12 +340,11 @@ RT_API cudaError_t cudaFuncGetParamInfo(const void *func, size_t paramIndex, siz
                  k->name);
         RT_RETURN(cudaErrorNotSupported);
     }
-    if (paramIndex >= layout->count)
+    /* Both outputs are required: NVIDIA's runtime refuses NULL ones (H200). */
+    if (paramIndex >= layout->count || !paramOffset || !paramSize)
         RT_RETURN(cudaErrorInvalidValue);
-    if (paramOffset)
-        *paramOffset = layout->param[paramIndex].offset;
-    if (paramSize)
-        *paramSize = layout->param[paramIndex].size;
+    *paramOffset = layout->param[paramIndex].offset;
+    *paramSize = layout->param[paramIndex].size;
     return cudaSuccess;
 }
 

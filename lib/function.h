@@ -17,9 +17,17 @@
  * calls this before using the function.  Cheap when nothing was ever set. */
 cudaError_t rt_function_apply(rt_kernel *k, rt_device *d, rt_kernel_dev *kd);
 
+/* What NVIDIA's runtime answers for a `func` that names no registered kernel, in the launches and
+ * the attribute, occupancy and graph functions: cudaErrorInvalidDeviceFunction for NULL,
+ * cudaErrorInvalidResourceHandle for any other pointer (both measured on the H200).
+ * (cudaGetKernel, __cudaGetKernel and cudaGetFuncBySymbol answer the former for both.) */
+static inline cudaError_t rt_kernel_unknown(const void *func)
+{
+    return func ? cudaErrorInvalidResourceHandle : cudaErrorInvalidDeviceFunction;
+}
+
 /* Resolves the kernel behind `func` (a host stub or a cudaKernel_t) on the thread's device, with
- * its remembered attributes applied.  cudaErrorInvalidDeviceFunction... as NVIDIA: an unknown
- * pointer is cudaErrorInvalidResourceHandle (measured on the H200). */
+ * its remembered attributes applied.  An unknown `func` is rt_kernel_unknown's answer. */
 cudaError_t rt_function_resolve(const void *func, rt_device **d, rt_kernel **k, CUfunction *f);
 
 /* ---- launch.c -------------------------------------------------------------------------------- */
@@ -35,6 +43,18 @@ typedef struct rt_launch_options {
 /* rt_launch with options (NULL: a plain cuLaunchKernel). */
 cudaError_t rt_launch_with(rt_kernel *k, dim3 grid, dim3 block, void **args, size_t shared,
                            cudaStream_t stream, bool per_thread, const rt_launch_options *opt);
+
+/* The exit of the public launches.  rt_launch_with answers cudaErrorInvalidResourceHandle for a
+ * kernel it cannot find; for a NULL `func` NVIDIA's answer is cudaErrorInvalidDeviceFunction
+ * (rt_kernel_unknown).  Only a failure pays for telling the two apart. */
+static inline cudaError_t rt_launch_exit(const char *api, const void *func, cudaError_t e)
+{
+    if (e == cudaSuccess)
+        return e;
+    if (e == cudaErrorInvalidResourceHandle && !func)
+        e = cudaErrorInvalidDeviceFunction;
+    return rt_exit_error(api, e);
+}
 
 /* ---- device.c -------------------------------------------------------------------------------- */
 

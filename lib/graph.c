@@ -42,6 +42,16 @@ _Static_assert((int)cudaStreamCaptureModeRelaxed == (int)CU_STREAM_CAPTURE_MODE_
             RT_RETURN(enter_err_);                                                            \
     } while (0)
 
+/* Enters the thread's context for a call on exec, refusing one that a cudaDeviceReset destroyed
+ * (handles.c): NVIDIA's runtime crashes on it (H200). */
+static cudaError_t rt_exec_enter(cudaGraphExec_t exec, rt_device **d)
+{
+    cudaError_t e = rt_context_enter(d);
+    if (e == cudaSuccess && rt_handle_stale(RT_HANDLE_GRAPH_EXEC, exec))
+        e = cudaErrorInvalidResourceHandle;
+    return e;
+}
+
 /* ---- stream capture ------------------------------------------------------------------------- */
 
 static cudaError_t rt_begin_capture(cudaStream_t stream, enum cudaStreamCaptureMode mode,
@@ -102,15 +112,20 @@ RT_API cudaError_t cudaStreamBeginCaptureToGraph_ptsz(cudaStream_t stream, cudaG
                                         numDependencies, mode, true));
 }
 
+/* Without pGraph the capture still ends and the graph is dropped: NVIDIA's runtime succeeds
+ * there (H200). */
 static cudaError_t rt_end_capture(cudaStream_t stream, cudaGraph_t *pGraph, bool per_thread)
 {
-    if (!pGraph)
-        return cudaErrorInvalidValue;
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
         return e;
-    return rt_driver_result(d, rt_drv.cuStreamEndCapture(rt_stream(stream, per_thread), pGraph));
+    CUgraph dropped = NULL;
+    e = rt_driver_result(d, rt_drv.cuStreamEndCapture(rt_stream(stream, per_thread),
+                                                      pGraph ? pGraph : &dropped));
+    if (dropped)
+        rt_drv.cuGraphDestroy(dropped);
+    return e;
 }
 
 RT_API cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph)
@@ -326,9 +341,9 @@ static cudaError_t rt_kernel_node_params(const struct cudaKernelNodeParams *p, r
         return cudaErrorInvalidValue;
     rt_kernel *k = rt_kernel_find(p->func);
     if (!k) {
-        /* The answer NVIDIA's runtime gives a launch of an unregistered pointer. */
+        /* The answers NVIDIA's runtime gives a launch of an unregistered pointer or of NULL. */
         RT_TRACE("kernel node: %p is not a registered kernel", p->func);
-        return cudaErrorInvalidResourceHandle;
+        return rt_kernel_unknown(p->func);
     }
     rt_kernel_dev *kd;
     cudaError_t e = rt_kernel_resolve(k, d, &kd);
@@ -385,9 +400,11 @@ RT_API cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec,
 {
     if (!pNodeParams)
         RT_RETURN(cudaErrorInvalidValue);
-    RT_GRAPH_ENTER(d);
+    rt_device *d;
+    cudaError_t e = rt_exec_enter(hGraphExec, &d);
     CUDA_KERNEL_NODE_PARAMS params;
-    cudaError_t e = rt_kernel_node_params(pNodeParams, d, &params);
+    if (e == cudaSuccess)
+        e = rt_kernel_node_params(pNodeParams, d, &params);
     if (e == cudaSuccess)
         e = rt_driver_result(d, rt_drv.cuGraphExecKernelNodeSetParams(hGraphExec, node, &params));
     RT_RETURN(e);
@@ -595,13 +612,23 @@ RT_API cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *pGraphNode, cudaGraph_
 
 /* ---- executable graphs ---------------------------------------------------------------------- */
 
+/* The result of an instantiation: a new executable graph is recorded (handles.c). */
+static cudaError_t rt_instantiated(rt_device *d, CUresult r, cudaGraphExec_t *exec)
+{
+    cudaError_t e = rt_driver_result(d, r);
+    if (e == cudaSuccess)
+        rt_handle_add(RT_HANDLE_GRAPH_EXEC, *exec, d);
+    return e;
+}
+
 RT_API cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
                                         unsigned long long flags)
 {
     if (!pGraphExec)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
-    RT_RETURN(rt_driver_result(d, rt_drv.cuGraphInstantiateWithFlags(pGraphExec, graph, flags)));
+    RT_RETURN(rt_instantiated(d, rt_drv.cuGraphInstantiateWithFlags(pGraphExec, graph, flags),
+                              pGraphExec));
 }
 
 RT_API cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
@@ -610,7 +637,8 @@ RT_API cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec, cu
     if (!pGraphExec)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
-    RT_RETURN(rt_driver_result(d, rt_drv.cuGraphInstantiateWithFlags(pGraphExec, graph, flags)));
+    RT_RETURN(rt_instantiated(d, rt_drv.cuGraphInstantiateWithFlags(pGraphExec, graph, flags),
+                              pGraphExec));
 }
 
 static cudaError_t rt_instantiate_with_params(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
@@ -627,7 +655,8 @@ static cudaError_t rt_instantiate_with_params(cudaGraphExec_t *pGraphExec, cudaG
         .flags = params->flags,
         .hUploadStream = rt_stream(params->uploadStream, per_thread),
     };
-    e = rt_driver_result(d, rt_drv.cuGraphInstantiateWithParams(pGraphExec, graph, &cu));
+    e = rt_instantiated(d, rt_drv.cuGraphInstantiateWithParams(pGraphExec, graph, &cu),
+                        pGraphExec);
     params->errNode_out = cu.hErrNode_out;
     params->result_out = (cudaGraphInstantiateResult)cu.result_out;
     return e;
@@ -649,7 +678,7 @@ RT_API cudaError_t cudaGraphInstantiateWithParams_ptsz(cudaGraphExec_t *pGraphEx
 static cudaError_t rt_graph_launch(cudaGraphExec_t exec, cudaStream_t stream, bool per_thread)
 {
     rt_device *d;
-    cudaError_t e = rt_context_enter(&d);
+    cudaError_t e = rt_exec_enter(exec, &d);
     if (e != cudaSuccess)
         return e;
     return rt_driver_result(d, rt_drv.cuGraphLaunch(exec, rt_stream(stream, per_thread)));
@@ -668,7 +697,7 @@ RT_API cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t graphExec, cudaStream_t 
 static cudaError_t rt_graph_upload(cudaGraphExec_t exec, cudaStream_t stream, bool per_thread)
 {
     rt_device *d;
-    cudaError_t e = rt_context_enter(&d);
+    cudaError_t e = rt_exec_enter(exec, &d);
     if (e != cudaSuccess)
         return e;
     return rt_driver_result(d, rt_drv.cuGraphUpload(exec, rt_stream(stream, per_thread)));
@@ -686,21 +715,29 @@ RT_API cudaError_t cudaGraphUpload_ptsz(cudaGraphExec_t graphExec, cudaStream_t 
 
 RT_API cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec)
 {
-    RT_GRAPH_ENTER(d);
+    rt_device *d;
+    cudaError_t e = rt_exec_enter(graphExec, &d);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    rt_handle_remove(graphExec);       /* first: the address may come back at once */
     RT_RETURN(rt_driver_result(d, rt_drv.cuGraphExecDestroy(graphExec)));
 }
 
+/* resultInfo may be NULL: the update is made all the same, as NVIDIA's runtime does (H200). */
 RT_API cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
                                        cudaGraphExecUpdateResultInfo *resultInfo)
 {
-    if (!resultInfo)
-        RT_RETURN(cudaErrorInvalidValue);
-    RT_GRAPH_ENTER(d);
+    rt_device *d;
+    cudaError_t e = rt_exec_enter(hGraphExec, &d);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
     CUgraphExecUpdateResultInfo info;
     memset(&info, 0, sizeof info);
-    cudaError_t e = rt_driver_result(d, rt_drv.cuGraphExecUpdate(hGraphExec, hGraph, &info));
-    resultInfo->result = (enum cudaGraphExecUpdateResult)info.result;
-    resultInfo->errorNode = info.errorNode;
-    resultInfo->errorFromNode = info.errorFromNode;
+    e = rt_driver_result(d, rt_drv.cuGraphExecUpdate(hGraphExec, hGraph, &info));
+    if (resultInfo) {
+        resultInfo->result = (enum cudaGraphExecUpdateResult)info.result;
+        resultInfo->errorNode = info.errorNode;
+        resultInfo->errorFromNode = info.errorFromNode;
+    }
     RT_RETURN(e);
 }

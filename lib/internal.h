@@ -129,6 +129,7 @@ struct rt_module {
     bool wrapper_ok;
     bool has_managed;
     bool ended;                   /* __cudaRegisterFatBinaryEnd seen */
+    bool in_program;              /* the main program's, not a shared library's */
     atomic_bool unregistered;
     rt_kernel *kernels;           /* registration order, reversed */
     rt_var *vars;
@@ -177,6 +178,19 @@ rt_kernel *rt_kernel_find(const void *host_fun_or_handle);
 rt_var *rt_var_find(const void *host_var);
 /* Calls fn for every live module (under the registry lock). */
 void rt_module_foreach(void (*fn)(rt_module *m, void *user), void *user);
+/* Takes (true) or drops (false) the registry lock around fork, so that a child never inherits
+ * it held by a thread that did not follow. */
+void rt_registry_lock_for_fork(bool lock);
+
+/* ---- lifetime.c: exit, dlclose, fork ------------------------------------------------------- */
+
+/* Set in a child forked after the driver was initialised: calls answer
+ * cudaErrorInitializationError. */
+extern atomic_bool rt_forked;
+/* Whether an address lies in the main program (not in a shared library). */
+bool rt_address_in_program(const void *address);
+/* Unloads a module whose library is being unloaded from every context it was loaded into. */
+void rt_module_unload(rt_module *m);
 
 /* ---- device.c ------------------------------------------------------------------------------- */
 
@@ -188,7 +202,8 @@ typedef struct rt_device {
     CUdevice cu;
     int ordinal;                  /* the device number users see */
     unsigned sm;                  /* major * 10 + minor, e.g. 90 */
-    CUcontext context;            /* retained primary (or the foreign) context; NULL until used */
+    _Atomic(CUcontext) context;   /* retained primary (or the foreign) context; NULL until used:
+                                   * set under device.c's lock, read on every call without it */
     unsigned long long context_id; /* cuCtxGetId of a foreign context: tells a reused address */
     bool foreign;                 /* not a primary context: never retained, reset or released */
     bool flags_reset;             /* reset since the flags were last set: MapHost not reported */
@@ -221,6 +236,22 @@ static inline cudaError_t rt_driver_result(rt_device *d, CUresult r)
     rt_device_note_error(d, e);
     return e;
 }
+
+/* ---- handles.c: what cudaDeviceReset destroys --------------------------------------------- */
+
+typedef enum rt_handle_kind {
+    RT_HANDLE_STREAM, RT_HANDLE_EVENT, RT_HANDLE_GRAPH_EXEC, RT_HANDLE_ARRAY,
+    RT_HANDLE_MIPMAPPED_ARRAY,
+} rt_handle_kind;
+
+/* Records a handle the runtime made in device d's current context (not for a foreign one). */
+void rt_handle_add(rt_handle_kind kind, const void *handle, rt_device *d);
+/* Forgets a handle: called just before the driver destroys it (its address may come back). */
+void rt_handle_remove(const void *handle);
+/* Whether handle is one the runtime made in a context a cudaDeviceReset has destroyed since:
+ * the calls that take one answer an error instead of handing the driver a dangling handle.
+ * Handles the runtime did not make are never stale. */
+bool rt_handle_stale(rt_handle_kind kind, const void *handle);
 
 /* ---- module.c ------------------------------------------------------------------------------- */
 

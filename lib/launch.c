@@ -60,7 +60,7 @@ RT_API cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, siz
                                               void *stream)
 {
     if (rt_config_depth == 0)
-        RT_RETURN(cudaErrorInvalidConfiguration);
+        RT_RETURN(cudaErrorMissingConfiguration);    /* NVIDIA's answer (H200) */
     const struct rt_config *c = &rt_config_stack[--rt_config_depth];
     if (!gridDim || !blockDim || !sharedMem || !stream)
         RT_RETURN(cudaErrorInvalidValue);      /* popped all the same: pushes and pops pair up */
@@ -82,8 +82,9 @@ RT_API cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *hostFun)
     rt_kernel *k = rt_kernel_find(hostFun);
     *kernel = (cudaKernel_t)k;
     if (!k) {
+        /* NVIDIA's answer for NULL and for any other pointer alike (H200). */
         RT_TRACE("__cudaGetKernel: host function %p is not registered", hostFun);
-        RT_RETURN(cudaErrorInvalidResourceHandle);
+        RT_RETURN(cudaErrorInvalidDeviceFunction);
     }
     return cudaSuccess;
 }
@@ -257,26 +258,28 @@ cudaError_t rt_launch(rt_kernel *k, dim3 grid, dim3 block, void **args, size_t s
 RT_API cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
                                       void **args, size_t sharedMem, cudaStream_t stream)
 {
-    RT_RETURN(rt_launch(rt_kernel_find(kernel), gridDim, blockDim, args, sharedMem, stream,
-                        false));
+    return rt_launch_exit(__func__, kernel, rt_launch(rt_kernel_find(kernel), gridDim, blockDim,
+                                                      args, sharedMem, stream, false));
 }
 
 RT_API cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
                                            void **args, size_t sharedMem, cudaStream_t stream)
 {
-    RT_RETURN(rt_launch(rt_kernel_find(kernel), gridDim, blockDim, args, sharedMem, stream,
-                        true));
+    return rt_launch_exit(__func__, kernel, rt_launch(rt_kernel_find(kernel), gridDim, blockDim,
+                                                      args, sharedMem, stream, true));
 }
 
 /* func: a host stub pointer (what <<<>>> and the C++ templates pass) or a cudaKernel_t. */
 RT_API cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
                                     size_t sharedMem, cudaStream_t stream)
 {
-    RT_RETURN(rt_launch(rt_kernel_find(func), gridDim, blockDim, args, sharedMem, stream, false));
+    return rt_launch_exit(__func__, func, rt_launch(rt_kernel_find(func), gridDim, blockDim, args,
+                                                    sharedMem, stream, false));
 }
 
 RT_API cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim,
                                          void **args, size_t sharedMem, cudaStream_t stream)
 {
-    RT_RETURN(rt_launch(rt_kernel_find(func), gridDim, blockDim, args, sharedMem, stream, true));
+    return rt_launch_exit(__func__, func, rt_launch(rt_kernel_find(func), gridDim, blockDim, args,
+                                                    sharedMem, stream, true));
 }

@@ -40,14 +40,16 @@ RT_API cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, d
                                                void **args, size_t sharedMem,
                                                cudaStream_t stream)
 {
-    RT_RETURN(rt_launch_cooperative(func, gridDim, blockDim, args, sharedMem, stream, false));
+    return rt_launch_exit(__func__, func, rt_launch_cooperative(func, gridDim, blockDim, args,
+                                                                sharedMem, stream, false));
 }
 
 RT_API cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *func, dim3 gridDim,
                                                     dim3 blockDim, void **args, size_t sharedMem,
                                                     cudaStream_t stream)
 {
-    RT_RETURN(rt_launch_cooperative(func, gridDim, blockDim, args, sharedMem, stream, true));
+    return rt_launch_exit(__func__, func, rt_launch_cooperative(func, gridDim, blockDim, args,
+                                                                sharedMem, stream, true));
 }
 
 static cudaError_t rt_launch_ex(const cudaLaunchConfig_t *config, const void *func, void **args,
@@ -67,11 +69,11 @@ static cudaError_t rt_launch_ex(const cudaLaunchConfig_t *config, const void *fu
 RT_API cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func,
                                        void **args)
 {
-    RT_RETURN(rt_launch_ex(config, func, args, false));
+    return rt_launch_exit(__func__, func, rt_launch_ex(config, func, args, false));
 }
 
 RT_API cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config, const void *func,
                                             void **args)
 {
-    RT_RETURN(rt_launch_ex(config, func, args, true));
+    return rt_launch_exit(__func__, func, rt_launch_ex(config, func, args, true));
 }

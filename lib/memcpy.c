@@ -344,6 +344,11 @@ static cudaError_t rt_memcpy3d(const struct cudaMemcpy3DParms *p, rt_order o)
         return e;
     if (c.WidthInBytes == 0 || c.Height == 0 || c.Depth == 0)
         return cudaSuccess;
+    /* A row wider than a pointer side's pitch: NVIDIA's runtime answers as cudaMemcpy2D does
+     * (H200), where the driver would say cudaErrorInvalidValue. */
+    if ((c.srcMemoryType != CU_MEMORYTYPE_ARRAY && c.WidthInBytes > c.srcPitch) ||
+        (c.dstMemoryType != CU_MEMORYTYPE_ARRAY && c.WidthInBytes > c.dstPitch))
+        return cudaErrorInvalidPitchValue;
     CUresult r = o.async ? rt_drv.cuMemcpy3DAsync(&c, o.stream)
                  : o.per_thread ? rt_drv.cuMemcpy3D_ptds(&c) : rt_drv.cuMemcpy3D(&c);
     return rt_driver_result(d, r);

@@ -2,13 +2,15 @@
  * memory.c - device memory and the variables nvcc registered.
  *
  * Pointers are the driver's own (cudaMalloc returns the CUdeviceptr of cuMemAlloc unchanged), so
- * a pointer from minicudart is valid in every library that shares the primary context.  Copies go
- * through cuMemcpy, which with unified addressing works out the direction from the pointers; the
- * `kind` argument is still checked, as NVIDIA's runtime does.
+ * a pointer from minicudart is valid in every library that shares the primary context.  Copies
+ * honour their `kind`, as NVIDIA's runtime does (rt_copy_1d): the side a kind calls device memory
+ * goes to the driver as device memory, and only cudaMemcpyDefault and cudaMemcpyHostToHost let
+ * the driver work out the direction from the pointers (cuMemcpy, unified addressing).
  *
  * The asynchronous forms take a stream, passed to the driver unchanged (rt_stream): in a _ptsz
  * entry point stream 0 is the per-thread stream.  Peer copies rely on unified addressing: the
- * pointers say which device owns them, so they are plain copies once the ordinals are checked.
+ * pointers say which device owns them, so they are device-to-device copies once the ordinals are
+ * checked.
  * Host, pinned and managed memory live in memory_host.c; pitched 2D/3D memory in memcpy.c.
  *
  * Symbols: nvcc keeps a host "shadow" for every __device__ / __constant__ variable and passes its
@@ -51,22 +53,64 @@ RT_API cudaError_t cudaFree(void *devPtr)
     RT_RETURN(e);
 }
 
+/*
+ * The driver copy of `count` bytes that `kind` names.  NVIDIA's runtime honours the kind
+ * (measured on the H200, tests/gpu/conf_misuse_memory.cu): a device-to-host copy from pageable
+ * or freed memory is cudaErrorInvalidValue, where cuMemcpy, which works out the direction from
+ * the pointers, would take an address it does not know for host memory and read or write it.
+ * The device side may be any memory the device addresses (device, managed, page-locked).
+ * HostToHost copies device pointers without complaint in NVIDIA's runtime: it infers, like
+ * cudaMemcpyDefault.  async: on `stream`; otherwise synchronous, on the per-thread stream when
+ * per_thread (_ptds).  kind is one of the five values.
+ */
+static CUresult rt_copy_1d(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
+                           bool async, bool per_thread, CUstream stream)
+{
+    CUdeviceptr to = rt_dptr(dst), from = rt_dptr(src);
+    switch (kind) {
+    case cudaMemcpyHostToDevice:
+        return async ? rt_drv.cuMemcpyHtoDAsync(to, src, count, stream)
+               : per_thread ? rt_drv.cuMemcpyHtoD_ptds(to, src, count)
+                            : rt_drv.cuMemcpyHtoD(to, src, count);
+    case cudaMemcpyDeviceToHost:
+        return async ? rt_drv.cuMemcpyDtoHAsync(dst, from, count, stream)
+               : per_thread ? rt_drv.cuMemcpyDtoH_ptds(dst, from, count)
+                            : rt_drv.cuMemcpyDtoH(dst, from, count);
+    case cudaMemcpyDeviceToDevice:
+        return async ? rt_drv.cuMemcpyDtoDAsync(to, from, count, stream)
+               : per_thread ? rt_drv.cuMemcpyDtoD_ptds(to, from, count)
+                            : rt_drv.cuMemcpyDtoD(to, from, count);
+    default:
+        return async ? rt_drv.cuMemcpyAsync(to, from, count, stream)
+               : per_thread ? rt_drv.cuMemcpy_ptds(to, from, count)
+                            : rt_drv.cuMemcpy(to, from, count);
+    }
+}
+
+/* The checks every 1D copy makes, in NVIDIA's order: nothing to copy succeeds whatever the kind
+ * and pointers; then the kind; then the pointers. */
+static cudaError_t rt_copy_1d_checks(void *dst, const void *src, size_t count,
+                                     enum cudaMemcpyKind kind, rt_device **d)
+{
+    cudaError_t e = rt_context_enter(d);
+    if (e != cudaSuccess || count == 0)
+        return e;
+    if (!rt_memcpy_kind_valid(kind))
+        return cudaErrorInvalidMemcpyDirection;
+    if (!dst || !src)
+        return cudaErrorInvalidValue;
+    return cudaSuccess;
+}
+
 /* The synchronous copy; per_thread: the _ptds entry point, ordered on the per-thread stream. */
 static cudaError_t rt_memcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
                              bool per_thread)
 {
-    if (!rt_memcpy_kind_valid(kind))
-        return cudaErrorInvalidMemcpyDirection;
     rt_device *d;
-    cudaError_t e = rt_context_enter(&d);
+    cudaError_t e = rt_copy_1d_checks(dst, src, count, kind, &d);
     if (e != cudaSuccess || count == 0)
         return e;
-    if (!dst || !src)
-        return cudaErrorInvalidValue;
-    PFN_cuMemcpy_v4000 copy = per_thread ? rt_drv.cuMemcpy_ptds : rt_drv.cuMemcpy;
-    e = rt_error_from_cu(copy((CUdeviceptr)(uintptr_t)dst, (CUdeviceptr)(uintptr_t)src, count));
-    rt_device_note_error(d, e);
-    return e;
+    return rt_driver_result(d, rt_copy_1d(dst, src, count, kind, false, per_thread, NULL));
 }
 
 RT_API cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
@@ -106,19 +150,15 @@ RT_API cudaError_t cudaMemset_ptds(void *devPtr, int value, size_t count)
 
 /* ---- asynchronous and peer copies ----------------------------------------------------------- */
 
-/* The asynchronous copy: checks as rt_memcpy, then cuMemcpyAsync on the driver stream. */
+/* The asynchronous copy: checks as rt_memcpy, then the kind's copy on the driver stream. */
 static cudaError_t rt_memcpy_async(void *dst, const void *src, size_t count,
                                    enum cudaMemcpyKind kind, CUstream stream)
 {
-    if (!rt_memcpy_kind_valid(kind))
-        return cudaErrorInvalidMemcpyDirection;
     rt_device *d;
-    cudaError_t e = rt_context_enter(&d);
+    cudaError_t e = rt_copy_1d_checks(dst, src, count, kind, &d);
     if (e != cudaSuccess || count == 0)
         return e;
-    if (!dst || !src)
-        return cudaErrorInvalidValue;
-    return rt_driver_result(d, rt_drv.cuMemcpyAsync(rt_dptr(dst), rt_dptr(src), count, stream));
+    return rt_driver_result(d, rt_copy_1d(dst, src, count, kind, true, false, stream));
 }
 
 RT_API cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
@@ -157,18 +197,9 @@ RT_API cudaError_t cudaMemsetAsync_ptsz(void *devPtr, int value, size_t count,
 }
 
 /* A copy between devices.  With unified addressing every pointer names its device, so once the
- * ordinals are valid this is an ordinary copy (synchronous when async is false). */
-/* Whether ptr is device memory (cudaMalloc'd or managed) to the driver. */
-static bool rt_is_device_memory(const void *ptr)
-{
-    CUpointer_attribute which[] = { CU_POINTER_ATTRIBUTE_MEMORY_TYPE };
-    unsigned type = 0;
-    void *data[] = { &type };
-    return rt_drv.cuPointerGetAttributes(1, which, data, rt_dptr(ptr)) == CUDA_SUCCESS &&
-           type == CU_MEMORYTYPE_DEVICE;
-}
-
-/* Peer copies take device memory on both sides. */
+ * ordinals are valid this is a device-to-device copy (synchronous when async is false): both
+ * sides must be memory a device addresses, as with NVIDIA's runtime, which refuses a pageable
+ * source and accepts a page-locked destination (H200). */
 static cudaError_t rt_memcpy_peer(void *dst, int dstDevice, const void *src, int srcDevice,
                                   size_t count, bool async, CUstream stream)
 {
@@ -181,11 +212,10 @@ static cudaError_t rt_memcpy_peer(void *dst, int dstDevice, const void *src, int
         return cudaErrorInvalidDevice;
     if (count == 0)
         return cudaSuccess;
-    if (!dst || !src || !rt_is_device_memory(dst) || !rt_is_device_memory(src))
-        return cudaErrorInvalidValue;       /* NVIDIA's runtime too, for a host pointer (H200) */
-    CUresult r = async ? rt_drv.cuMemcpyAsync(rt_dptr(dst), rt_dptr(src), count, stream)
-                       : rt_drv.cuMemcpy(rt_dptr(dst), rt_dptr(src), count);
-    return rt_driver_result(d, r);
+    if (!dst || !src)
+        return cudaErrorInvalidValue;
+    return rt_driver_result(d, rt_copy_1d(dst, src, count, cudaMemcpyDeviceToDevice, async, false,
+                                          stream));
 }
 
 RT_API cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice,
@@ -201,15 +231,20 @@ RT_API cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src
                              rt_stream(stream, false)));
 }
 
+/* Either output may be NULL: that value is not returned (NVIDIA's runtime succeeds, H200). */
 RT_API cudaError_t cudaMemGetInfo(size_t *free, size_t *total)
 {
-    if (!free || !total)
-        RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
         RT_RETURN(e);
-    RT_RETURN(rt_driver_result(d, rt_drv.cuMemGetInfo(free, total)));
+    size_t free_bytes = 0, total_bytes = 0;
+    e = rt_driver_result(d, rt_drv.cuMemGetInfo(&free_bytes, &total_bytes));
+    if (e == cudaSuccess && free)
+        *free = free_bytes;
+    if (e == cudaSuccess && total)
+        *total = total_bytes;
+    RT_RETURN(e);
 }
 
 /* ---- symbols -------------------------------------------------------------------------------- */

@@ -127,6 +127,8 @@ RT_API cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t memPool)
 {
     rt_device *d, *target;
     cudaError_t e = rt_pool_device(device, &d, &target);
+    if (e == cudaErrorInvalidDevice)
+        e = cudaErrorInvalidValue;      /* as cudaDeviceGetMemPool (measured on the H200) */
     if (e == cudaSuccess)
         e = rt_driver_result(d, rt_drv.cuDeviceSetMemPool(target->cu, memPool));
     RT_RETURN(e);

@@ -23,6 +23,14 @@
 static pthread_mutex_t rt_registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static rt_module *rt_modules;
 
+void rt_registry_lock_for_fork(bool lock)
+{
+    if (lock)
+        pthread_mutex_lock(&rt_registry_lock);
+    else
+        pthread_mutex_unlock(&rt_registry_lock);
+}
+
 /* ---- the pointer table: host stub -> kernel, kernel handle -> kernel, host var -> var ------ */
 
 struct rt_slot {
@@ -33,11 +41,14 @@ struct rt_slot {
 struct rt_table {
     size_t capacity;              /* a power of two */
     size_t used;
+    struct rt_table *older;       /* the table this one replaced */
     struct rt_slot slot[];
 };
 
 /* Tables are only ever replaced by bigger copies, never freed: a reader that still holds an old
- * one keeps reading valid memory, and registration is rare enough for that to cost nothing. */
+ * one keeps reading valid memory, and registration is rare enough for that to cost nothing.
+ * Each keeps a pointer to the one it replaced, so none is ever unreachable (a leak checker
+ * would report it). */
 static _Atomic(struct rt_table *) rt_kernels_by_ptr;
 static _Atomic(struct rt_table *) rt_vars_by_ptr;
 
@@ -90,6 +101,7 @@ static bool rt_table_put(_Atomic(struct rt_table *) *tp, const void *key, void *
         if (!bigger)
             return false;
         bigger->capacity = capacity;
+        bigger->older = t;
         for (size_t i = 0; t && i < t->capacity; i++) {
             const void *k = atomic_load_explicit(&t->slot[i].key, memory_order_relaxed);
             if (k)
@@ -104,7 +116,8 @@ static bool rt_table_put(_Atomic(struct rt_table *) *tp, const void *key, void *
 
 /* Points an existing key at a new value (under rt_registry_lock): a library that was unloaded
  * and loaded again registers the same host addresses, and its new records must win over the
- * dead ones. */
+ * dead ones; an unloaded library's keys are pointed at NULL (a key cannot leave an open-addressed
+ * table without breaking the probe chains of others). */
 static void rt_table_replace(_Atomic(struct rt_table *) *tp, const void *key, void *value)
 {
     struct rt_table *t = atomic_load_explicit(tp, memory_order_relaxed);
@@ -197,6 +210,7 @@ RT_API void **__cudaRegisterFatBinary(void *fatCubin)
             rt_trace_container("prelinked (relocatable, for JIT linking)", m->fw.prelinked[i]);
     }
 
+    m->in_program = rt_address_in_program(fatCubin);
     pthread_mutex_lock(&rt_registry_lock);
     m->next = rt_modules;
     rt_modules = m;
@@ -219,16 +233,39 @@ RT_API void __cudaRegisterFatBinaryEnd(void **fatCubinHandle)
              m->has_managed ? " (managed: loads eagerly)" : "");
 }
 
+/* Points the table entries of m's kernels and variables at NULL, so that their host addresses
+ * and handles answer "not registered" (under rt_registry_lock). */
+static void rt_module_forget(rt_module *m)
+{
+    for (rt_kernel *k = m->kernels; k; k = k->next) {
+        if (rt_table_get(&rt_kernels_by_ptr, k->host_fun) == k)
+            rt_table_replace(&rt_kernels_by_ptr, k->host_fun, NULL);
+        rt_table_replace(&rt_kernels_by_ptr, k, NULL);
+    }
+    for (rt_var *v = m->vars; v; v = v->next)
+        if (rt_table_get(&rt_vars_by_ptr, v->host_var) == v)
+            rt_table_replace(&rt_vars_by_ptr, v->host_var, NULL);
+}
+
 RT_API void __cudaUnregisterFatBinary(void **fatCubinHandle)
 {
-    /* Runs from atexit after main (or when a library that registered is unloaded): the driver
-     * may be going down.  Mark the module dead; unload nothing (the context dies with the
-     * process), free nothing that a late caller could still reach. */
+    /* Runs from atexit after main, or from dlclose of a library that registered (lifetime.c
+     * says what each means).  Records are never freed: a late caller may still reach them. */
     rt_module *m = rt_module_of(fatCubinHandle);
-    if (m) {
-        atomic_store(&m->unregistered, true);
-        RT_TRACE("unregister fatbin %p", m->wrapper);
-    }
+    if (!m || atomic_exchange(&m->unregistered, true))
+        return;
+    pthread_mutex_lock(&rt_registry_lock);
+    /* At exit the records stay as they are: static destructors that run between here and the
+     * runtime's own exit handler still work, as with NVIDIA's runtime (lifetime.c). */
+    bool exiting = m->in_program || atomic_load(&rt_unloading);
+    bool unloaded = !exiting;
+    if (unloaded)
+        rt_module_forget(m);
+    pthread_mutex_unlock(&rt_registry_lock);
+    RT_TRACE("unregister fatbin %p%s", m->wrapper,
+             unloaded ? ": its library is unloaded" : exiting ? ": the process is exiting" : "");
+    if (unloaded)
+        rt_module_unload(m);
 }
 
 RT_API void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun, char *deviceFun,
@@ -252,7 +289,7 @@ RT_API void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun, c
      * belongs to a module that was unregistered (its library was unloaded). */
     bool fresh = rt_table_put(&rt_kernels_by_ptr, hostFun, k);
     rt_kernel *old = fresh ? NULL : rt_table_get(&rt_kernels_by_ptr, hostFun);
-    if (old && atomic_load(&old->module->unregistered)) {
+    if (!fresh && (!old || atomic_load(&old->module->unregistered))) {
         rt_table_replace(&rt_kernels_by_ptr, hostFun, k);
         fresh = true;
     }
@@ -282,7 +319,7 @@ static void rt_register_var(void **handle, const void *host_var, const char *nam
     pthread_mutex_lock(&rt_registry_lock);
     bool fresh = rt_table_put(&rt_vars_by_ptr, host_var, v);
     rt_var *old = fresh ? NULL : rt_table_get(&rt_vars_by_ptr, host_var);
-    if (old && atomic_load(&old->module->unregistered)) {     /* reloaded library: see above */
+    if (!fresh && (!old || atomic_load(&old->module->unregistered))) {   /* reloaded: see above */
         rt_table_replace(&rt_vars_by_ptr, host_var, v);
         fresh = true;
     }
@@ -321,7 +358,7 @@ RT_API char __cudaInitModule(void **fatCubinHandle)
      * module and stores each managed variable's unified address into its host pointer slot. */
     rt_module *m = rt_module_of(fatCubinHandle);
     if (!m)
-        return 0;
+        return 1;               /* nothing to initialise: NVIDIA's runtime answers 1 too (H200) */
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e == cudaSuccess)

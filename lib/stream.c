@@ -70,8 +70,10 @@ static cudaError_t rt_stream_create(cudaStream_t *pStream, unsigned flags, int p
     CUresult r = with_priority ? rt_drv.cuStreamCreateWithPriority(&s, flags, priority)
                                : rt_drv.cuStreamCreate(&s, flags);
     e = rt_driver_result(d, r);
-    if (e == cudaSuccess)
+    if (e == cudaSuccess) {
+        rt_handle_add(RT_HANDLE_STREAM, s, d);
         *pStream = (cudaStream_t)s;
+    }
     RT_TRACE("stream %p created (flags %#x, priority %d%s): %s", (void *)s, flags, priority,
              with_priority ? "" : ", default", rt_error_name(e));
     return e;
@@ -96,10 +98,12 @@ RT_API cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned 
 RT_API cudaError_t cudaStreamDestroy(cudaStream_t stream)
 {
     rt_device *d;
-    cudaError_t e = rt_context_enter(&d);
+    cudaError_t e = rt_enter_with(stream, NULL, &d);
     if (e != cudaSuccess)
         RT_RETURN(e);
-    /* Work still queued completes first; the driver releases the stream after it. */
+    /* Forgotten first: once destroyed, its address may come back for another thread's stream.
+     * Work still queued completes first; the driver releases the stream after it. */
+    rt_handle_remove(stream);
     e = rt_driver_result(d, rt_drv.cuStreamDestroy((CUstream)stream));
     RT_TRACE("stream %p destroyed: %s", (void *)stream, rt_error_name(e));
     RT_RETURN(e);
@@ -121,7 +125,7 @@ RT_API cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *gre
 static cudaError_t rt_stream_synchronize(cudaStream_t stream, bool per_thread)
 {
     rt_device *d;
-    cudaError_t e = rt_context_enter(&d);
+    cudaError_t e = rt_enter_with(stream, NULL, &d);
     if (e != cudaSuccess)
         return e;
     return rt_driver_result(d, rt_drv.cuStreamSynchronize(rt_stream(stream, per_thread)));
@@ -142,7 +146,7 @@ RT_API cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream)
 static cudaError_t rt_stream_query(cudaStream_t stream, bool per_thread)
 {
     rt_device *d;
-    cudaError_t e = rt_context_enter(&d);
+    cudaError_t e = rt_enter_with(stream, NULL, &d);
     if (e != cudaSuccess)
         return e;
     return rt_driver_result(d, rt_drv.cuStreamQuery(rt_stream(stream, per_thread)));
@@ -163,7 +167,7 @@ static cudaError_t rt_stream_wait_event(cudaStream_t stream, cudaEvent_t event, 
                                         bool per_thread)
 {
     rt_device *d;
-    cudaError_t e = rt_context_enter(&d);
+    cudaError_t e = rt_enter_with(stream, event, &d);
     if (e != cudaSuccess)
         return e;
     return rt_driver_result(d, rt_drv.cuStreamWaitEvent(rt_stream(stream, per_thread),
@@ -206,7 +210,7 @@ static cudaError_t rt_stream_add_callback(cudaStream_t stream, cudaStreamCallbac
     if (!callback || flags != 0)          /* flags: "reserved for future use, must be 0" */
         return cudaErrorInvalidValue;
     rt_device *d;
-    cudaError_t e = rt_context_enter(&d);
+    cudaError_t e = rt_enter_with(stream, NULL, &d);
     if (e != cudaSuccess)
         return e;
     struct rt_callback *cb = malloc(sizeof *cb);
@@ -240,7 +244,7 @@ static cudaError_t rt_launch_host_func(cudaStream_t stream, cudaHostFn_t fn, voi
     if (!fn)
         return cudaErrorInvalidValue;
     rt_device *d;
-    cudaError_t e = rt_context_enter(&d);
+    cudaError_t e = rt_enter_with(stream, NULL, &d);
     if (e != cudaSuccess)
         return e;
     return rt_driver_result(d, rt_drv.cuLaunchHostFunc(rt_stream(stream, per_thread), fn,
@@ -264,7 +268,7 @@ static cudaError_t rt_stream_get_flags(cudaStream_t stream, unsigned *flags, boo
     if (!flags)
         return cudaErrorInvalidValue;
     rt_device *d;
-    cudaError_t e = rt_context_enter(&d);
+    cudaError_t e = rt_enter_with(stream, NULL, &d);
     if (e != cudaSuccess)
         return e;
     return rt_driver_result(d, rt_drv.cuStreamGetFlags(rt_stream(stream, per_thread), flags));
@@ -285,7 +289,7 @@ static cudaError_t rt_stream_get_priority(cudaStream_t stream, int *priority, bo
     if (!priority)
         return cudaErrorInvalidValue;
     rt_device *d;
-    cudaError_t e = rt_context_enter(&d);
+    cudaError_t e = rt_enter_with(stream, NULL, &d);
     if (e != cudaSuccess)
         return e;
     return rt_driver_result(d, rt_drv.cuStreamGetPriority(rt_stream(stream, per_thread),
@@ -308,7 +312,7 @@ static cudaError_t rt_stream_get_device(cudaStream_t stream, int *device, bool p
     if (!device)
         return cudaErrorInvalidValue;
     rt_device *d;
-    cudaError_t e = rt_context_enter(&d);
+    cudaError_t e = rt_enter_with(stream, NULL, &d);
     if (e != cudaSuccess)
         return e;
     CUdevice cu = 0;
@@ -340,7 +344,7 @@ static cudaError_t rt_stream_get_id(cudaStream_t stream, unsigned long long *id,
     if (!id)
         return cudaErrorInvalidValue;
     rt_device *d;
-    cudaError_t e = rt_context_enter(&d);
+    cudaError_t e = rt_enter_with(stream, NULL, &d);
     if (e != cudaSuccess)
         return e;
     return rt_driver_result(d, rt_drv.cuStreamGetId(rt_stream(stream, per_thread), id));
@@ -364,7 +368,7 @@ static cudaError_t rt_stream_set_attribute(cudaStream_t stream, cudaStreamAttrID
     if (!value)
         return cudaErrorInvalidValue;
     rt_device *d;
-    cudaError_t e = rt_context_enter(&d);
+    cudaError_t e = rt_enter_with(stream, NULL, &d);
     if (e != cudaSuccess)
         return e;
     return rt_driver_result(d, rt_drv.cuStreamSetAttribute(rt_stream(stream, per_thread),
@@ -390,7 +394,7 @@ static cudaError_t rt_stream_get_attribute(cudaStream_t stream, cudaStreamAttrID
     if (!value)
         return cudaErrorInvalidValue;
     rt_device *d;
-    cudaError_t e = rt_context_enter(&d);
+    cudaError_t e = rt_enter_with(stream, NULL, &d);
     if (e != cudaSuccess)
         return e;
     return rt_driver_result(d, rt_drv.cuStreamGetAttribute(rt_stream(stream, per_thread),
@@ -413,7 +417,9 @@ RT_API cudaError_t cudaStreamGetAttribute_ptsz(cudaStream_t stream, cudaStreamAt
 static cudaError_t rt_stream_copy_attributes(cudaStream_t dst, cudaStream_t src, bool per_thread)
 {
     rt_device *d;
-    cudaError_t e = rt_context_enter(&d);
+    cudaError_t e = rt_enter_with(dst, NULL, &d);
+    if (e == cudaSuccess)
+        e = rt_enter_with(src, NULL, &d);
     if (e != cudaSuccess)
         return e;
     return rt_driver_result(d, rt_drv.cuStreamCopyAttributes(rt_stream(dst, per_thread),

@@ -28,6 +28,24 @@ static inline cudaError_t rt_exit_query(const char *api, cudaError_t e)
 }
 #define RT_RETURN_QUERY(e) return rt_exit_query(__func__, (e))
 
+/*
+ * Enters the thread's context for a call on `stream` and/or `event` (NULL: none), refusing one
+ * that a cudaDeviceReset destroyed (handles.c) before the driver follows it: a stream is then
+ * cudaErrorInvalidResourceHandle and an event cudaErrorDeviceUninitialized, NVIDIA's answers
+ * (measured on the H200).
+ */
+static inline cudaError_t rt_enter_with(cudaStream_t stream, cudaEvent_t event, rt_device **d)
+{
+    cudaError_t e = rt_context_enter(d);
+    if (e != cudaSuccess)
+        return e;
+    if (stream && rt_handle_stale(RT_HANDLE_STREAM, stream))
+        return cudaErrorInvalidResourceHandle;
+    if (event && rt_handle_stale(RT_HANDLE_EVENT, event))
+        return cudaErrorDeviceUninitialized;
+    return cudaSuccess;
+}
+
 /* ---- the per-thread-default-stream variants (PROTOCOL.md section 3.6) ------------------------ */
 
 RT_API cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream);

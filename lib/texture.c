@@ -34,10 +34,15 @@ static cudaError_t rt_resource_to_cu(const struct cudaResourceDesc *in, CUDA_RES
     case cudaResourceTypeArray:
         out->resType = CU_RESOURCE_TYPE_ARRAY;
         out->res.array.hArray = (CUarray)in->res.array.array;
+        /* No array: NVIDIA's runtime answers an invalid handle (H200), the driver a value. */
+        if (!in->res.array.array)
+            e = cudaErrorInvalidResourceHandle;
         break;
     case cudaResourceTypeMipmappedArray:
         out->resType = CU_RESOURCE_TYPE_MIPMAPPED_ARRAY;
         out->res.mipmap.hMipmappedArray = (CUmipmappedArray)in->res.mipmap.mipmap;
+        if (!in->res.mipmap.mipmap)
+            e = cudaErrorInvalidResourceHandle;
         break;
     case cudaResourceTypeLinear:
         out->resType = CU_RESOURCE_TYPE_LINEAR;
@@ -188,8 +193,10 @@ static cudaError_t rt_texture_create(cudaTextureObject_t *object,
                                      const struct cudaTextureDesc *tex,
                                      const struct cudaResourceViewDesc *view)
 {
-    if (!object || !res || !tex)
+    if (!object || !res)
         return cudaErrorInvalidValue;
+    if (!tex)
+        return cudaErrorInvalidResourceHandle;      /* NVIDIA's answer (H200) */
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
@@ -256,35 +263,35 @@ RT_API cudaError_t cudaGetTextureObjectTextureDesc(struct cudaTextureDesc *pTexD
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
         RT_RETURN(e);
-    /* The object is checked before the output pointer: NVIDIA's runtime answered
-     * cudaErrorInvalidResourceHandle for (NULL, 0) on the H200, where the driver itself accepts
-     * object 0. */
-    if (!texObject)
+    /* NVIDIA's runtime (H200) answers cudaErrorInvalidResourceHandle for a NULL output, whatever
+     * the object, and cudaErrorInvalidValue for object 0, which the driver itself accepts. */
+    if (!pTexDesc)
         RT_RETURN(cudaErrorInvalidResourceHandle);
+    if (!texObject)
+        RT_RETURN(cudaErrorInvalidValue);
     CUDA_TEXTURE_DESC cu_tex;
     e = rt_error_from_cu(rt_drv.cuTexObjectGetTextureDesc(&cu_tex, (CUtexObject)texObject));
     rt_device_note_error(d, e);
-    if (e == cudaSuccess && !pTexDesc)
-        e = cudaErrorInvalidValue;
     if (e == cudaSuccess)
         rt_texture_from_cu(&cu_tex, pTexDesc);
     RT_RETURN(e);
 }
 
+/* A NULL output succeeds for a live object, nothing written (NVIDIA's runtime, H200).  For an
+ * object made without a view the driver may leave the view unwritten: then it reads as zeros. */
 RT_API cudaError_t cudaGetTextureObjectResourceViewDesc(struct cudaResourceViewDesc *pResViewDesc,
                                                         cudaTextureObject_t texObject)
 {
-    if (!pResViewDesc)
-        RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
         RT_RETURN(e);
     CUDA_RESOURCE_VIEW_DESC cu_view;
+    memset(&cu_view, 0, sizeof cu_view);
     e = rt_error_from_cu(rt_drv.cuTexObjectGetResourceViewDesc(&cu_view,
                                                                (CUtexObject)texObject));
     rt_device_note_error(d, e);
-    if (e == cudaSuccess)
+    if (e == cudaSuccess && pResViewDesc)
         rt_view_from_cu(&cu_view, pResViewDesc);
     RT_RETURN(e);
 }

@@ -116,6 +116,10 @@ static CUresult check_descriptor(const CUDA_ARRAY3D_DESCRIPTOR *d)
                            CUDA_ARRAY3D_TEXTURE_GATHER;
     if (!format_element_size(d->Format, d->NumChannels) || d->Width == 0 || (d->Flags & ~known))
         return CUDA_ERROR_INVALID_VALUE;
+    /* The largest arrays an H200 makes: 131072 wide, 65536 high, 16384 deep (its maximum
+     * texture dimensions); beyond them the driver refuses rather than allocating. */
+    if (d->Width > 131072 || d->Height > 65536 || d->Depth > 16384)
+        return CUDA_ERROR_INVALID_VALUE;
     if (d->Depth && !d->Height)
         return CUDA_ERROR_INVALID_VALUE;
     if ((d->Flags & CUDA_ARRAY3D_LAYERED) && !d->Depth)

@@ -173,6 +173,24 @@ static CUresult CUDAAPI f_cuMemHostGetFlags(unsigned int *flags, void *p)
     return fake_leave(rc);
 }
 
+/* Device memory in use, as cuMemGetInfo sees it: live allocations, and each live module's image
+ * and the globals materialised for it (so that unloading a module gives memory back). */
+static size_t device_bytes_in_use(void)
+{
+    size_t used = 0;
+    for (size_t i = 0; i < fake_g.allocs.count; i++)
+        used += ((fake_alloc *)fake_g.allocs.items[i])->size;
+    for (size_t i = 0; i < fake_g.modules.count; i++) {
+        fake_module *m = fake_g.modules.items[i];
+        if (m->dead)
+            continue;
+        used += m->image_size;
+        for (unsigned j = 0; j < m->global_count; j++)
+            used += m->globals[j].size;
+    }
+    return used;
+}
+
 static CUresult CUDAAPI f_cuMemGetInfo(size_t *free_bytes, size_t *total)
 {
     CUresult rc = fake_enter("cuMemGetInfo", "%s", "");
@@ -181,7 +199,8 @@ static CUresult CUDAAPI f_cuMemGetInfo(size_t *free_bytes, size_t *total)
     if (rc == CUDA_SUCCESS && (!free_bytes || !total))
         rc = CUDA_ERROR_INVALID_VALUE;
     if (rc == CUDA_SUCCESS) {
-        *free_bytes = FAKE_MEM_FREE;
+        size_t used = device_bytes_in_use();
+        *free_bytes = used < FAKE_MEM_FREE ? FAKE_MEM_FREE - used : 0;
         *total = FAKE_MEM_TOTAL;
     }
     return fake_leave(rc);
@@ -335,7 +354,9 @@ static CUresult CUDAAPI f_cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t
         rc = fake_need_ctx(NULL);
     if (rc == CUDA_SUCCESS && !fake_stream_is_valid(stream))
         rc = CUDA_ERROR_INVALID_HANDLE;
-    if (rc == CUDA_SUCCESS && bytes && (!dst || !src))
+    if (rc == CUDA_SUCCESS && bytes &&
+        (!dst || !src || fake_is_retired((void *)(uintptr_t)dst, bytes) ||
+         fake_is_retired((void *)(uintptr_t)src, bytes)))
         rc = CUDA_ERROR_INVALID_VALUE;
     if (rc == CUDA_SUCCESS && bytes)
         memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, bytes);
@@ -355,6 +376,89 @@ static CUresult CUDAAPI f_cuMemsetD8Async(CUdeviceptr dst, unsigned char value, 
         rc = CUDA_ERROR_INVALID_VALUE;
     if (rc == CUDA_SUCCESS)
         memset((void *)(uintptr_t)dst, value, count);
+    return fake_leave(rc);
+}
+
+/* ---- 1D copies of a named direction -------------------------------------------------------- */
+
+/* cuMemcpyHtoD, DtoH, DtoD and their Async forms: a side the call names a device side must be
+ * reachable from the device (an allocation, a module global, page-locked memory), as with the
+ * real driver, which refuses pageable or freed memory there; a host side may be anything but
+ * NULL or freed device memory (with unified addressing a device pointer works there too).
+ * async: check the stream (the work itself runs at once). */
+static CUresult directed_copy(void *dst, const void *src, size_t bytes, int dst_device,
+                              int src_device, int async, CUstream stream)
+{
+    CUresult rc = fake_need_ctx(NULL);
+    if (rc == CUDA_SUCCESS && async && !fake_stream_is_valid(stream))
+        rc = CUDA_ERROR_INVALID_HANDLE;
+    if (rc != CUDA_SUCCESS || bytes == 0)
+        return rc;
+    if (!dst || !src || fake_is_retired(dst, bytes) || fake_is_retired(src, bytes) ||
+        (dst_device && !device_reachable(dst, bytes)) ||
+        (src_device && !device_reachable(src, bytes)))
+        return CUDA_ERROR_INVALID_VALUE;
+    memmove(dst, src, bytes);
+    return CUDA_SUCCESS;
+}
+
+#define COPY1D_FMT "dst=%p src=%p bytes=%zu"
+
+static CUresult CUDAAPI f_cuMemcpyHtoD(CUdeviceptr dst, const void *src, size_t bytes)
+{
+    CUresult rc = fake_enter("cuMemcpyHtoD", COPY1D_FMT, (void *)(uintptr_t)dst, src, bytes);
+    if (rc == CUDA_SUCCESS)
+        rc = directed_copy((void *)(uintptr_t)dst, src, bytes, 1, 0, 0, NULL);
+    return fake_leave(rc);
+}
+
+static CUresult CUDAAPI f_cuMemcpyDtoH(void *dst, CUdeviceptr src, size_t bytes)
+{
+    CUresult rc = fake_enter("cuMemcpyDtoH", COPY1D_FMT, dst, (void *)(uintptr_t)src, bytes);
+    if (rc == CUDA_SUCCESS)
+        rc = directed_copy(dst, (const void *)(uintptr_t)src, bytes, 0, 1, 0, NULL);
+    return fake_leave(rc);
+}
+
+static CUresult CUDAAPI f_cuMemcpyDtoD(CUdeviceptr dst, CUdeviceptr src, size_t bytes)
+{
+    CUresult rc = fake_enter("cuMemcpyDtoD", COPY1D_FMT, (void *)(uintptr_t)dst,
+                             (void *)(uintptr_t)src, bytes);
+    if (rc == CUDA_SUCCESS)
+        rc = directed_copy((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, bytes, 1, 1, 0,
+                           NULL);
+    return fake_leave(rc);
+}
+
+static CUresult CUDAAPI f_cuMemcpyHtoDAsync(CUdeviceptr dst, const void *src, size_t bytes,
+                                            CUstream stream)
+{
+    CUresult rc = fake_enter("cuMemcpyHtoDAsync", COPY1D_FMT " stream=%p",
+                             (void *)(uintptr_t)dst, src, bytes, (void *)stream);
+    if (rc == CUDA_SUCCESS)
+        rc = directed_copy((void *)(uintptr_t)dst, src, bytes, 1, 0, 1, stream);
+    return fake_leave(rc);
+}
+
+static CUresult CUDAAPI f_cuMemcpyDtoHAsync(void *dst, CUdeviceptr src, size_t bytes,
+                                            CUstream stream)
+{
+    CUresult rc = fake_enter("cuMemcpyDtoHAsync", COPY1D_FMT " stream=%p", dst,
+                             (void *)(uintptr_t)src, bytes, (void *)stream);
+    if (rc == CUDA_SUCCESS)
+        rc = directed_copy(dst, (const void *)(uintptr_t)src, bytes, 0, 1, 1, stream);
+    return fake_leave(rc);
+}
+
+static CUresult CUDAAPI f_cuMemcpyDtoDAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes,
+                                            CUstream stream)
+{
+    CUresult rc = fake_enter("cuMemcpyDtoDAsync", COPY1D_FMT " stream=%p",
+                             (void *)(uintptr_t)dst, (void *)(uintptr_t)src, bytes,
+                             (void *)stream);
+    if (rc == CUDA_SUCCESS)
+        rc = directed_copy((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, bytes, 1, 1, 1,
+                           stream);
     return fake_leave(rc);
 }
 
@@ -457,7 +561,8 @@ static CUresult operand_box(const operand *o, CUmemorytype type, size_t x, size_
     /* device memory must be one allocation; a unified address that starts in one too */
     int device = type == CU_MEMORYTYPE_DEVICE ||
                  (type == CU_MEMORYTYPE_UNIFIED && alloc_containing(o->base + start));
-    if (device && !device_reachable(o->base + start, span))
+    if ((device && !device_reachable(o->base + start, span)) ||
+        (!o->is_array && fake_is_retired(o->base + start, span)))
         return CUDA_ERROR_INVALID_VALUE;
     *first = o->base + start;
     return CUDA_SUCCESS;
@@ -606,6 +711,12 @@ const proc_entry fake_procs_memory[] = {
     {"cuMemPrefetchAsync", 12020, 99999, (void *)f_cuMemPrefetchAsync},
     {"cuStreamAttachMemAsync", 6000, 99999, (void *)f_cuStreamAttachMemAsync},
     {"cuMemcpyAsync", 4000, 99999, (void *)f_cuMemcpyAsync},
+    {"cuMemcpyHtoD", 3020, 99999, (void *)f_cuMemcpyHtoD},
+    {"cuMemcpyDtoH", 3020, 99999, (void *)f_cuMemcpyDtoH},
+    {"cuMemcpyDtoD", 3020, 99999, (void *)f_cuMemcpyDtoD},
+    {"cuMemcpyHtoDAsync", 3020, 99999, (void *)f_cuMemcpyHtoDAsync},
+    {"cuMemcpyDtoHAsync", 3020, 99999, (void *)f_cuMemcpyDtoHAsync},
+    {"cuMemcpyDtoDAsync", 3020, 99999, (void *)f_cuMemcpyDtoDAsync},
     {"cuMemsetD8Async", 3020, 99999, (void *)f_cuMemsetD8Async},
     {"cuMemcpy2DUnaligned", 3020, 99999, (void *)f_cuMemcpy2DUnaligned},
     {"cuMemcpy2DAsync", 3020, 99999, (void *)f_cuMemcpy2DAsync},

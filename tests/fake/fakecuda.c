@@ -21,6 +21,11 @@
  *     a registered host implementation of the kernel, if any.
  * Every call is logged (name, arguments, result).  One mutex guards everything; host kernels run
  * outside it.
+ *
+ * Under ThreadSanitizer the fake is no synchronisation to the runtime: its mutex would order
+ * every two runtime calls on different threads (each goes through the driver) and hide the
+ * runtime's own races.  A real driver promises no such order, so entry points ignore their
+ * synchronisation and their memory accesses (fake_enter to fake_leave).
  */
 #define _GNU_SOURCE
 #include "fakecuda.h"
@@ -43,6 +48,33 @@ fake_state fake_g = {.lock = PTHREAD_MUTEX_INITIALIZER, .device_count = 1, .sm =
 
 static _Thread_local fake_ctx *tls_ctx;
 static _Thread_local fake_call *tls_call;
+
+#if defined(__SANITIZE_THREAD__)
+/* ThreadSanitizer's dynamic annotations (its runtime defines them). */
+void AnnotateIgnoreSyncBegin(const char *file, int line);
+void AnnotateIgnoreSyncEnd(const char *file, int line);
+void AnnotateIgnoreReadsBegin(const char *file, int line);
+void AnnotateIgnoreReadsEnd(const char *file, int line);
+void AnnotateIgnoreWritesBegin(const char *file, int line);
+void AnnotateIgnoreWritesEnd(const char *file, int line);
+
+static void unseen_begin(void)
+{
+    AnnotateIgnoreSyncBegin(__FILE__, __LINE__);
+    AnnotateIgnoreReadsBegin(__FILE__, __LINE__);
+    AnnotateIgnoreWritesBegin(__FILE__, __LINE__);
+}
+
+static void unseen_end(void)
+{
+    AnnotateIgnoreWritesEnd(__FILE__, __LINE__);
+    AnnotateIgnoreReadsEnd(__FILE__, __LINE__);
+    AnnotateIgnoreSyncEnd(__FILE__, __LINE__);
+}
+#else
+static void unseen_begin(void) {}
+static void unseen_end(void) {}
+#endif
 
 int fake_vec_push(ptr_vec *v, void *item)
 {
@@ -82,6 +114,7 @@ int fake_is_sticky(CUresult code)
 __attribute__((format(printf, 2, 3)))
 CUresult fake_enter(const char *name, const char *fmt, ...)
 {
+    unseen_begin();
     pthread_mutex_lock(&fake_g.lock);
     fake_call *call = calloc(1, sizeof *call);
     if (call) {
@@ -116,6 +149,7 @@ CUresult fake_leave(CUresult rc)
         tls_call->result = rc;
     tls_call = NULL;
     pthread_mutex_unlock(&fake_g.lock);
+    unseen_end();
     return rc;
 }
 
@@ -195,6 +229,44 @@ fake_alloc *fake_find_alloc(const void *ptr, size_t *index)
     return NULL;
 }
 
+/*
+ * Freed device memory stays reserved, as a freed range of the driver's address space does: the
+ * block is kept (not returned to the heap) so that its addresses are not handed out again, and
+ * copies that touch it fail with CUDA_ERROR_INVALID_VALUE instead of reading freed host memory.
+ * Only the last FAKE_RETIRE_KEEP blocks of at most FAKE_RETIRE_MAX bytes are kept (the tests'
+ * stale pointers are recent, and small); older and larger ones are really freed.
+ */
+#define FAKE_RETIRE_MAX ((size_t)1 << 20)
+#define FAKE_RETIRE_KEEP 256
+
+static ptr_vec retired;
+
+static void retire(fake_alloc *a)
+{
+    if (retired.count == FAKE_RETIRE_KEEP) {
+        fake_alloc *oldest = retired.items[0];
+        fake_vec_remove(&retired, 0);
+        free(oldest->ptr);
+        free(oldest);
+    }
+    if (a->size > FAKE_RETIRE_MAX || fake_vec_push(&retired, a) != 0) {
+        free(a->ptr);
+        free(a);
+    }
+}
+
+int fake_is_retired(const void *p, size_t n)
+{
+    uintptr_t first = (uintptr_t)p, end = first + (n ? n : 1);
+    for (size_t i = 0; i < retired.count; i++) {
+        fake_alloc *a = retired.items[i];
+        uintptr_t start = (uintptr_t)a->ptr;
+        if (first < start + a->size && end > start)
+            return 1;
+    }
+    return 0;
+}
+
 /* Whether [p, p+n) lies inside one allocation or one module global. */
 int fake_is_device_range(const unsigned char *p, size_t n)
 {
@@ -222,8 +294,7 @@ static void ctx_destroy(fake_ctx *ctx)
         fake_alloc *a = fake_g.allocs.items[i];
         if (a->ctx != ctx)
             continue;
-        free(a->ptr);
-        free(a);
+        retire(a);
         fake_vec_remove(&fake_g.allocs, i);
     }
     for (size_t i = 0; i < fake_g.modules.count; i++) {
@@ -631,8 +702,7 @@ static CUresult CUDAAPI f_cuMemFree(CUdeviceptr dptr)
     if (rc == CUDA_SUCCESS && !(a = fake_find_alloc((void *)(uintptr_t)dptr, &index)))
         rc = CUDA_ERROR_INVALID_VALUE;
     if (rc == CUDA_SUCCESS) {
-        free(a->ptr);
-        free(a);
+        retire(a);
         fake_vec_remove(&fake_g.allocs, index);
     }
     return fake_leave(rc);
@@ -644,7 +714,9 @@ static CUresult CUDAAPI f_cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t byte
                         (unsigned long long)src, bytes);
     if (rc == CUDA_SUCCESS)
         rc = fake_need_ctx(NULL);
-    if (rc == CUDA_SUCCESS && bytes && (!dst || !src))
+    if (rc == CUDA_SUCCESS && bytes &&
+        (!dst || !src || fake_is_retired((void *)(uintptr_t)dst, bytes) ||
+         fake_is_retired((void *)(uintptr_t)src, bytes)))
         rc = CUDA_ERROR_INVALID_VALUE;
     if (rc == CUDA_SUCCESS && bytes)
         memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, bytes);

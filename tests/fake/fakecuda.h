@@ -90,6 +90,8 @@ FAKECUDA_API(FAKECUDA_DECLARE)
  *   fake_global_storage: host storage of a module global (first loaded module that has it
  *     materialised through cuModuleGetGlobal); NULL when none.
  *   fake_live_allocations: cuMemAlloc/cuMemAllocManaged blocks not yet freed.
+ *   cuMemGetInfo's free memory: 140 GiB less the live allocations and each live module's image
+ *     and materialised globals, so that loading and unloading a module shows.
  *   fake_dump_log: writes the call log to a FILE * (stderr when NULL).
  */
 

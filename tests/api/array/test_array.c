@@ -227,7 +227,8 @@ static void array_memory_requirements_come_from_the_driver(void **state)
     assert_int_equal(r.size, 65536);
     assert_last_call_has("cuArrayGetMemoryRequirements", "device=0");
     assert_cuda(cudaArrayGetMemoryRequirements(NULL, a, 0), cudaErrorInvalidValue);
-    assert_cuda(cudaArrayGetMemoryRequirements(&r, a, 7), cudaErrorInvalidDevice);
+    /* Not cudaErrorInvalidDevice: NVIDIA's answer for a bad ordinal here (H200). */
+    assert_cuda(cudaArrayGetMemoryRequirements(&r, a, 7), cudaErrorInvalidValue);
     assert_cuda(cudaFreeArray(a), cudaSuccess);
 }
 
@@ -325,7 +326,10 @@ static void copy_2d_array_errors(void **state)
                 cudaErrorInvalidMemcpyDirection);
     assert_cuda(cudaMemcpy2DFromArray(host, 8, a, 0, 0, 8, 8, cudaMemcpyHostToDevice),
                 cudaErrorInvalidMemcpyDirection);
+    /* A value that is no kind copies as cudaMemcpyDefault, as with NVIDIA's runtime (H200). */
     assert_cuda(cudaMemcpy2DToArray(a, 0, 0, host, 8, 8, 8, (enum cudaMemcpyKind)9),
+                cudaSuccess);
+    assert_cuda(cudaMemcpy2DToArray(a, 0, 0, host, 8, 8, 8, cudaMemcpyHostToHost),
                 cudaErrorInvalidMemcpyDirection);
     assert_cuda(cudaMemcpy2DToArray(a, 0, 0, host, 4, 8, 8, cudaMemcpyHostToDevice),
                 cudaErrorInvalidPitchValue);
@@ -426,7 +430,10 @@ static void array_to_array_copies_follow_both_row_lengths(void **state)
                 cudaErrorInvalidMemcpyDirection);
     assert_cuda(cudaMemcpyArrayToArray(wide, 0, 0, small, 0, 0, 13, cudaMemcpyDeviceToDevice),
                 cudaErrorInvalidValue);
+    /* NVIDIA's answers (H200): no destination is an invalid value, no source a bad handle. */
     assert_cuda(cudaMemcpy2DArrayToArray(NULL, 0, 0, small, 0, 0, 1, 1, cudaMemcpyDefault),
+                cudaErrorInvalidValue);
+    assert_cuda(cudaMemcpy2DArrayToArray(wide, 0, 0, NULL, 0, 0, 1, 1, cudaMemcpyDefault),
                 cudaErrorInvalidResourceHandle);
     assert_cuda(cudaFreeArray(small), cudaSuccess);
     assert_cuda(cudaFreeArray(wide), cudaSuccess);

@@ -177,7 +177,12 @@ static void texture_object_errors(void **state)
     cudaTextureObject_t t = 0;
     assert_cuda(cudaCreateTextureObject(NULL, &res, &tex, NULL), cudaErrorInvalidValue);
     assert_cuda(cudaCreateTextureObject(&t, NULL, &tex, NULL), cudaErrorInvalidValue);
-    assert_cuda(cudaCreateTextureObject(&t, &res, NULL, NULL), cudaErrorInvalidValue);
+    /* No texture descriptor: NVIDIA's runtime answers an invalid handle (H200). */
+    assert_cuda(cudaCreateTextureObject(&t, &res, NULL, NULL), cudaErrorInvalidResourceHandle);
+    /* Nor an array in an array resource. */
+    struct cudaResourceDesc no_array = array_resource(NULL);
+    assert_cuda(cudaCreateTextureObject(&t, &no_array, &tex, NULL),
+                cudaErrorInvalidResourceHandle);
 
     fk.fake_reset_log();
     struct cudaResourceDesc bad = res;
@@ -204,7 +209,10 @@ static void texture_object_errors(void **state)
     struct cudaTextureDesc tex_back;
     struct cudaResourceDesc res_back;
     struct cudaResourceViewDesc view_back;
-    assert_cuda(cudaGetTextureObjectTextureDesc(NULL, 1), cudaErrorInvalidValue);
+    /* NVIDIA's answers (H200): a NULL texture descriptor is an invalid handle, object 0 an
+     * invalid value. */
+    assert_cuda(cudaGetTextureObjectTextureDesc(NULL, 1), cudaErrorInvalidResourceHandle);
+    assert_cuda(cudaGetTextureObjectTextureDesc(&tex_back, 0), cudaErrorInvalidValue);
     assert_cuda(cudaGetTextureObjectResourceDesc(NULL, 1), cudaErrorInvalidValue);
     assert_cuda(cudaGetTextureObjectResourceViewDesc(NULL, 1), cudaErrorInvalidValue);
     assert_cuda(cudaGetTextureObjectTextureDesc(&tex_back, 12345), cudaErrorInvalidValue);
@@ -236,6 +244,8 @@ static void surface_object_needs_a_surface_array(void **state)
 
     assert_cuda(cudaCreateSurfaceObject(NULL, &res), cudaErrorInvalidValue);
     assert_cuda(cudaCreateSurfaceObject(&s, NULL), cudaErrorInvalidValue);
+    struct cudaResourceDesc no_array = array_resource(NULL);
+    assert_cuda(cudaCreateSurfaceObject(&s, &no_array), cudaErrorInvalidResourceHandle);
     assert_cuda(cudaGetSurfaceObjectResourceDesc(NULL, s), cudaErrorInvalidValue);
     res.resType = (enum cudaResourceType)42;
     assert_cuda(cudaCreateSurfaceObject(&s, &res), cudaErrorInvalidValue);

@@ -1,0 +1,115 @@
+/*
+ * lifetime.c - the runtime's life around the program's: exit, libraries unloaded, fork.
+ *
+ * Three moments take away some or all of what the runtime works with:
+ *
+ *   exit     after main returns, exit handlers and static destructors run in the reverse order
+ *            of their registration.  nvcc's handler unregisters the program's fatbins; that
+ *            changes nothing (the records stay), so destructors that run after it and before
+ *            the runtime's own exit handler (driver.c, registered at the first CUDA call) work
+ *            as usual: NVIDIA's runtime answers cudaSuccess there (measured on an H200,
+ *            tests/gpu/life_static_dtor.cu).  From the runtime's handler on, calls answer
+ *            cudaErrorCudartUnloading, as NVIDIA's runtime does (SEMANTICS.md section 0), and
+ *            never reach a driver that may be going down.  Nothing is unloaded or freed: the
+ *            context dies with the process.
+ *   dlclose  a library that registered fatbins unregisters them while the program goes on.
+ *            Its host image (fatbin, kernel names, host stubs) is unmapped right after, so its
+ *            kernels and variables leave the look-up tables (register.c), and its modules are
+ *            unloaded from every context, which gives back the device memory of its code and
+ *            of its __device__ variables.  Records stay allocated: a pointer someone kept still
+ *            points to valid memory, and answers "not registered".
+ *   fork     the driver's state does not survive fork: a child of a process that initialised
+ *            the driver gets cudaErrorInitializationError from every call that needs the
+ *            driver (NVIDIA's runtime answers that to cudaMalloc in such a child, measured on
+ *            an H200), at once, instead of hanging in a driver whose threads did not follow.
+ *            A child forked before initialisation uses CUDA as if it were a new process.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <link.h>
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "internal.h"
+
+atomic_bool rt_forked;
+
+/* ---- fork ----------------------------------------------------------------------------------- */
+
+static void rt_atfork_prepare(void)
+{
+    rt_registry_lock_for_fork(true);
+}
+
+static void rt_atfork_parent(void)
+{
+    rt_registry_lock_for_fork(false);
+}
+
+static void rt_atfork_child(void)
+{
+    rt_registry_lock_for_fork(false);
+    /* The driver table is filled just before cuInit: from then on the parent's driver state is
+     * in use, and none of it is valid here. */
+    if (rt_drv.cuInit)
+        atomic_store(&rt_forked, true);
+}
+
+/* Runs when the runtime is loaded (program start, or dlopen of libcudart.so.13): the handlers
+ * must be in place before any fork that follows initialisation. */
+__attribute__((constructor)) static void rt_lifetime_init(void)
+{
+    pthread_atfork(rt_atfork_prepare, rt_atfork_parent, rt_atfork_child);
+}
+
+/* ---- exit and dlclose ----------------------------------------------------------------------- */
+
+bool rt_address_in_program(const void *address)
+{
+    /* The main program's link map is the one with the empty name (glibc).  A fatbin in it is
+     * unregistered only at exit: the program cannot be unloaded. */
+    Dl_info info;
+    struct link_map *map = NULL;
+    if (!address || !dladdr1(address, &info, (void **)&map, RTLD_DL_LINKMAP) || !map)
+        return false;
+    return map->l_name && map->l_name[0] == '\0';
+}
+
+/* Unloads m's module from the context of slot `slot`, with that context made current for the
+ * call and the thread's own context given back after. */
+static void rt_module_unload_from(rt_module *m, size_t slot)
+{
+    rt_module_dev *md = &m->dev[slot];
+    rt_device *d = &rt_devices[slot];
+    if (md->module && md->generation == atomic_load(&d->generation) && d->context) {
+        CUcontext current = NULL;
+        rt_drv.cuCtxGetCurrent(&current);
+        bool switched = current != d->context &&
+                        rt_drv.cuCtxSetCurrent(d->context) == CUDA_SUCCESS;
+        CUresult r = rt_drv.cuModuleUnload(md->module);
+        if (switched)
+            rt_drv.cuCtxSetCurrent(current);
+        RT_TRACE("module %p unloaded from device %d (%d)", m->wrapper, d->ordinal, (int)r);
+    }
+    /* A kernel or variable of m reached through a pointer kept from before finds this error
+     * instead of loading again from an image that is gone. */
+    free(md->image);
+    md->image = NULL;
+    md->module = NULL;
+    md->cubin = NULL;
+    md->cubin_size = 0;
+    md->error = cudaErrorInvalidResourceHandle;
+}
+
+void rt_module_unload(rt_module *m)
+{
+    if (!m->dev || atomic_load(&rt_forked))
+        return;
+    for (int slot = 0; slot < rt_slot_count; slot++)
+        rt_module_unload_from(m, (size_t)slot);
+    for (rt_kernel *k = m->kernels; k; k = k->next) {
+        rt_kernel_dev *all = atomic_load(&k->dev);
+        for (int slot = 0; all && slot < rt_slot_count; slot++)
+            atomic_store(&all[slot].function, NULL);
+    }
+}

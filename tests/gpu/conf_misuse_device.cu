@@ -1,0 +1,242 @@
+// conf_misuse_device.cu - invalid inputs to the device, device configuration, version, error and
+// driver entry point functions, one case each (the runner and the line format: misuse.h).
+// Ordinals are written relative to the device count (`count` is the first invalid one), so the
+// transcript does not depend on how many GPUs the machine has.
+#include <cuda_profiler_api.h>
+
+#include "misuse.h"
+
+// cudaGetDriverEntryPoint is deprecated, and still part of the API under test.
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+
+// The per-thread-default-stream variants; the toolkit declares them only in such builds.
+extern "C" {
+cudaError_t CUDARTAPI cudaGetDriverEntryPoint_ptsz(const char *symbol, void **funcPtr,
+                                                   unsigned long long flags,
+                                                   enum cudaDriverEntryPointQueryResult *status);
+cudaError_t CUDARTAPI cudaGetDriverEntryPointByVersion_ptsz(
+    const char *symbol, void **funcPtr, unsigned int cudaVersion, unsigned long long flags,
+    enum cudaDriverEntryPointQueryResult *status);
+}
+
+static int count;                     // devices; also the first invalid ordinal
+static int value;
+static size_t size_out;
+static char text[64];
+static void *fn;
+static cudaDriverEntryPointQueryResult status;
+static cudaDeviceProp prop;
+
+static void setup(void)
+{
+    CHECK(cudaGetDeviceCount(&count));
+    CHECK(cudaFree(NULL));            // the context exists before the first case
+    memset(&prop, 0, sizeof prop);
+}
+
+// Says whether an entry point query found a function, and its status (never the address).
+static cudaError_t entry_point_result(cudaError_t e)
+{
+    misuse_note("found_%s_status_%d", fn ? "yes" : "no", (int)status);
+    return e;
+}
+
+static const misuse_case cases[] = {
+    // ---- devices ----
+    {"cudaGetDeviceCount.null_count", [] { return cudaGetDeviceCount(NULL); }},
+    {"cudaSetDevice.negative", [] { return cudaSetDevice(-1); }},
+    {"cudaSetDevice.count", [] { return cudaSetDevice(count); }},
+    {"cudaSetDevice.huge", [] { return cudaSetDevice(1 << 30); }},
+    {"cudaGetDevice.null_device", [] { return cudaGetDevice(NULL); }},
+    {"cudaSetDeviceFlags.unknown_bit", [] { return cudaSetDeviceFlags(0x1000); }},
+    {"cudaSetDeviceFlags.spin_and_yield", [] { return cudaSetDeviceFlags(0x3); }},
+    {"cudaSetDeviceFlags.schedule_mask_all", [] { return cudaSetDeviceFlags(0x7); }},
+    {"cudaGetDeviceFlags.null_flags", [] { return cudaGetDeviceFlags(NULL); }},
+    {"cudaInitDevice.negative", [] { return cudaInitDevice(-1, 0, 0); }},
+    {"cudaInitDevice.count", [] { return cudaInitDevice(count, 0, 0); }},
+    {"cudaInitDevice.unknown_flags", [] { return cudaInitDevice(0, 0, 0x10); }},
+    {"cudaInitDevice.invalid_device_flags",
+     [] { return cudaInitDevice(0, 0x1000, cudaInitDeviceFlagsAreValid); }},
+    {"cudaDeviceGetAttribute.null_value",
+     [] { return cudaDeviceGetAttribute(NULL, cudaDevAttrWarpSize, 0); }},
+    {"cudaDeviceGetAttribute.unknown_attribute",
+     [] { return cudaDeviceGetAttribute(&value, (cudaDeviceAttr)100000, 0); }},
+    {"cudaDeviceGetAttribute.negative_device",
+     [] { return cudaDeviceGetAttribute(&value, cudaDevAttrWarpSize, -1); }},
+    {"cudaDeviceGetAttribute.device_count",
+     [] { return cudaDeviceGetAttribute(&value, cudaDevAttrWarpSize, count); }},
+    {"cudaGetDeviceProperties.null_prop", [] { return cudaGetDeviceProperties(NULL, 0); }},
+    {"cudaGetDeviceProperties.negative_device", [] { return cudaGetDeviceProperties(&prop, -1); }},
+    {"cudaGetDeviceProperties.device_count", [] { return cudaGetDeviceProperties(&prop, count); }},
+
+    // ---- limits and cache preference ----
+    {"cudaDeviceSetLimit.unknown_limit", [] { return cudaDeviceSetLimit((cudaLimit)99, 0); }},
+    {"cudaDeviceSetLimit.stack_1TB",
+     [] { return cudaDeviceSetLimit(cudaLimitStackSize, (size_t)1 << 40); }},
+    {"cudaDeviceGetLimit.null_value", [] { return cudaDeviceGetLimit(NULL, cudaLimitStackSize); }},
+    {"cudaDeviceGetLimit.unknown_limit",
+     [] { return cudaDeviceGetLimit(&size_out, (cudaLimit)99); }},
+    {"cudaDeviceSetCacheConfig.unknown_config",
+     [] { return cudaDeviceSetCacheConfig((cudaFuncCache)99); }},
+    {"cudaDeviceGetCacheConfig.null_config", [] { return cudaDeviceGetCacheConfig(NULL); }},
+
+    // ---- peers ----
+    {"cudaDeviceCanAccessPeer.null_result", [] { return cudaDeviceCanAccessPeer(NULL, 0, 0); }},
+    {"cudaDeviceCanAccessPeer.peer_count",
+     [] { return cudaDeviceCanAccessPeer(&value, 0, count); }},
+    {"cudaDeviceCanAccessPeer.negative_device",
+     [] { return cudaDeviceCanAccessPeer(&value, -1, 0); }},
+    {"cudaDeviceCanAccessPeer.itself",
+     [] {
+         value = -1;
+         cudaError_t e = cudaDeviceCanAccessPeer(&value, 0, 0);
+         misuse_note("value_%d", value);
+         return e;
+     }},
+    {"cudaDeviceEnablePeerAccess.itself", [] { return cudaDeviceEnablePeerAccess(0, 0); }},
+    {"cudaDeviceEnablePeerAccess.peer_count",
+     [] { return cudaDeviceEnablePeerAccess(count, 0); }},
+    {"cudaDeviceEnablePeerAccess.flags_1", [] { return cudaDeviceEnablePeerAccess(0, 1); }},
+    {"cudaDeviceDisablePeerAccess.itself", [] { return cudaDeviceDisablePeerAccess(0); }},
+    {"cudaDeviceDisablePeerAccess.peer_count",
+     [] { return cudaDeviceDisablePeerAccess(count); }},
+    {"cudaDeviceGetP2PAttribute.null_value",
+     [] { return cudaDeviceGetP2PAttribute(NULL, cudaDevP2PAttrAccessSupported, 0, 0); }},
+    {"cudaDeviceGetP2PAttribute.same_device",
+     [] { return cudaDeviceGetP2PAttribute(&value, cudaDevP2PAttrAccessSupported, 0, 0); }},
+    {"cudaDeviceGetP2PAttribute.device_count",
+     [] { return cudaDeviceGetP2PAttribute(&value, cudaDevP2PAttrAccessSupported, 0, count); }},
+    {"cudaDeviceGetP2PAttribute.unknown_attribute",
+     [] { return cudaDeviceGetP2PAttribute(&value, (cudaDeviceP2PAttr)99, 0, count); }},
+
+    // ---- profiler: no inputs; stopping what never started ----
+    {"cudaProfilerStop.never_started", [] { return cudaProfilerStop(); }},
+    {"cudaProfilerStart.twice",
+     [] {
+         cudaProfilerStart();
+         misuse_clear();
+         return cudaProfilerStart();
+     },
+     [] { cudaProfilerStop(); }},
+
+    // ---- PCI bus ids, choosing a device, RDMA flush ----
+    {"cudaDeviceGetPCIBusId.null_buffer", [] { return cudaDeviceGetPCIBusId(NULL, 16, 0); }},
+    {"cudaDeviceGetPCIBusId.length_0", [] { return cudaDeviceGetPCIBusId(text, 0, 0); }},
+    {"cudaDeviceGetPCIBusId.length_negative", [] { return cudaDeviceGetPCIBusId(text, -1, 0); }},
+    {"cudaDeviceGetPCIBusId.length_2", [] { return cudaDeviceGetPCIBusId(text, 2, 0); }},
+    {"cudaDeviceGetPCIBusId.device_count",
+     [] { return cudaDeviceGetPCIBusId(text, (int)sizeof text, count); }},
+    {"cudaDeviceGetByPCIBusId.null_device",
+     [] { return cudaDeviceGetByPCIBusId(NULL, "0000:00:00.0"); }},
+    {"cudaDeviceGetByPCIBusId.null_id", [] { return cudaDeviceGetByPCIBusId(&value, NULL); }},
+    {"cudaDeviceGetByPCIBusId.empty_id", [] { return cudaDeviceGetByPCIBusId(&value, ""); }},
+    {"cudaDeviceGetByPCIBusId.garbage_id",
+     [] { return cudaDeviceGetByPCIBusId(&value, "not a bus id"); }},
+    {"cudaDeviceGetByPCIBusId.absent_id",
+     [] { return cudaDeviceGetByPCIBusId(&value, "ffff:ff:1f.7"); }},
+    {"cudaChooseDevice.null_device", [] { return cudaChooseDevice(NULL, &prop); }},
+    {"cudaChooseDevice.null_prop", [] { return cudaChooseDevice(&value, NULL); }},
+    {"cudaDeviceFlushGPUDirectRDMAWrites.unknown_target",
+     [] {
+         return cudaDeviceFlushGPUDirectRDMAWrites((cudaFlushGPUDirectRDMAWritesTarget)7,
+                                                   cudaFlushGPUDirectRDMAWritesToOwner);
+     }},
+    {"cudaDeviceFlushGPUDirectRDMAWrites.unknown_scope",
+     [] {
+         return cudaDeviceFlushGPUDirectRDMAWrites(
+             cudaFlushGPUDirectRDMAWritesTargetCurrentDevice,
+             (cudaFlushGPUDirectRDMAWritesScope)7);
+     }},
+
+    // ---- versions and errors ----
+    {"cudaDriverGetVersion.null_version", [] { return cudaDriverGetVersion(NULL); }},
+    {"cudaRuntimeGetVersion.null_version", [] { return cudaRuntimeGetVersion(NULL); }},
+    {"cudaGetErrorName.unknown_code",
+     [] {
+         misuse_note("%s", cudaGetErrorName((cudaError_t)12345));
+         return MISUSE_VOID;
+     }},
+    {"cudaGetErrorName.negative_code",
+     [] {
+         misuse_note("%s", cudaGetErrorName((cudaError_t)-5));
+         return MISUSE_VOID;
+     }},
+    {"cudaGetErrorString.unknown_code",
+     [] {
+         misuse_note("%s", cudaGetErrorString((cudaError_t)12345));
+         return MISUSE_VOID;
+     }},
+    {"cudaGetErrorString.negative_code",
+     [] {
+         misuse_note("%s", cudaGetErrorString((cudaError_t)-5));
+         return MISUSE_VOID;
+     }},
+    // The last error is cleared before each case: these read an empty slot.
+    {"cudaGetLastError.nothing_stored", [] { return cudaGetLastError(); }},
+    {"cudaPeekAtLastError.nothing_stored", [] { return cudaPeekAtLastError(); }},
+
+    // ---- driver entry points ----
+    {"cudaGetDriverEntryPoint.null_symbol",
+     [] { return cudaGetDriverEntryPoint(NULL, &fn, cudaEnableDefault, &status); }},
+    {"cudaGetDriverEntryPoint.null_function",
+     [] { return cudaGetDriverEntryPoint("cuInit", NULL, cudaEnableDefault, &status); }},
+    {"cudaGetDriverEntryPoint.unknown_flags",
+     [] { return cudaGetDriverEntryPoint("cuInit", &fn, 0x10, &status); }},
+    {"cudaGetDriverEntryPoint.unknown_symbol",
+     [] {
+         fn = NULL;
+         status = (cudaDriverEntryPointQueryResult)-1;
+         return entry_point_result(
+             cudaGetDriverEntryPoint("cuNoSuchFunction", &fn, cudaEnableDefault, &status));
+     }},
+    {"cudaGetDriverEntryPoint.empty_symbol",
+     [] {
+         fn = NULL;
+         status = (cudaDriverEntryPointQueryResult)-1;
+         return entry_point_result(cudaGetDriverEntryPoint("", &fn, cudaEnableDefault, &status));
+     }},
+    {"cudaGetDriverEntryPoint_ptsz.null_symbol",
+     [] { return cudaGetDriverEntryPoint_ptsz(NULL, &fn, cudaEnableDefault, &status); }},
+    {"cudaGetDriverEntryPoint_ptsz.unknown_flags",
+     [] { return cudaGetDriverEntryPoint_ptsz("cuInit", &fn, 0x10, &status); }},
+    {"cudaGetDriverEntryPointByVersion.null_symbol",
+     [] { return cudaGetDriverEntryPointByVersion(NULL, &fn, 13000, cudaEnableDefault, &status); }},
+    {"cudaGetDriverEntryPointByVersion.null_function",
+     [] {
+         return cudaGetDriverEntryPointByVersion("cuInit", NULL, 13000, cudaEnableDefault,
+                                                 &status);
+     }},
+    {"cudaGetDriverEntryPointByVersion.version_0",
+     [] {
+         fn = NULL;
+         status = (cudaDriverEntryPointQueryResult)-1;
+         return entry_point_result(
+             cudaGetDriverEntryPointByVersion("cuInit", &fn, 0, cudaEnableDefault, &status));
+     }},
+    {"cudaGetDriverEntryPointByVersion.version_too_old",
+     [] {
+         fn = NULL;
+         status = (cudaDriverEntryPointQueryResult)-1;
+         return entry_point_result(cudaGetDriverEntryPointByVersion(
+             "cuStreamGetCaptureInfo", &fn, 1000, cudaEnableDefault, &status));
+     }},
+    {"cudaGetDriverEntryPointByVersion.unknown_flags",
+     [] { return cudaGetDriverEntryPointByVersion("cuInit", &fn, 13000, 0x10, &status); }},
+    {"cudaGetDriverEntryPointByVersion_ptsz.null_function",
+     [] {
+         return cudaGetDriverEntryPointByVersion_ptsz("cuInit", NULL, 13000, cudaEnableDefault,
+                                                      &status);
+     }},
+    {"cudaGetDriverEntryPointByVersion_ptsz.unknown_symbol",
+     [] {
+         fn = NULL;
+         status = (cudaDriverEntryPointQueryResult)-1;
+         return entry_point_result(cudaGetDriverEntryPointByVersion_ptsz(
+             "cuNoSuchFunction", &fn, 13000, cudaEnableDefault, &status));
+     }},
+};
+
+int main(int argc, char **argv)
+{
+    return misuse_main("conf_misuse_device", argc, argv, setup, cases, MISUSE_COUNT(cases));
+}
