@@ -46,19 +46,20 @@ static struct codec_library {
     const char *soname;
     pthread_once_t once;
     bool ok;
-    char why[192];          /* why it could not be loaded */
 } codec_libs[CODEC_LIBS] = {
-    [CODEC_ZSTD] = { "libzstd.so.1", PTHREAD_ONCE_INIT, false, "" },
-    [CODEC_LZ4] = { "liblz4.so.1", PTHREAD_ONCE_INIT, false, "" },
-    [CODEC_ZLIB] = { "libz.so.1", PTHREAD_ONCE_INIT, false, "" },
+    [CODEC_ZSTD] = { "libzstd.so.1", PTHREAD_ONCE_INIT, false },
+    [CODEC_LZ4] = { "liblz4.so.1", PTHREAD_ONCE_INIT, false },
+    [CODEC_ZLIB] = { "libz.so.1", PTHREAD_ONCE_INIT, false },
 };
+static char codec_why[CODEC_LIBS][192];     /* why a library could not be loaded */
 
 static void codec_load(enum codec_lib which)
 {
     struct codec_library *l = &codec_libs[which];
+    char *why = codec_why[which];
     void *handle = dlopen(l->soname, RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
-        snprintf(l->why, sizeof l->why, "cannot load %s (the zstd, LZ4 or zlib runtime "
+        snprintf(why, sizeof codec_why[0], "cannot load %s (the zstd, LZ4 or zlib runtime "
                  "package): %s", l->soname, dlerror());
         return;
     }
@@ -68,7 +69,7 @@ static void codec_load(enum codec_lib which)
         void *sym = dlsym(handle, #name);                                                       \
         memcpy(&codec.p_##name, &sym, sizeof sym);                                              \
         if (!sym) {                                                                             \
-            snprintf(l->why, sizeof l->why, "%s has no %s", l->soname, #name);                  \
+            snprintf(why, sizeof codec_why[0], "%s has no %s", l->soname, #name);               \
             ok = false;                                                                         \
         }                                                                                       \
     }
@@ -88,7 +89,7 @@ static bool codec_ready(enum codec_lib which, const char **why)
                                                     codec_load_zlib };
     pthread_once(&codec_libs[which].once, load[which]);
     if (!codec_libs[which].ok)
-        *why = codec_libs[which].why;
+        *why = codec_why[which];
     return codec_libs[which].ok;
 }
 
