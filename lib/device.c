@@ -112,38 +112,87 @@ static int rt_device_index(const rt_device *d)
 static int rt_device_of_context(CUcontext ctx)
 {
     for (int i = 0; i < rt_device_count; i++)
-        if (rt_devices[i].context == ctx)
+        if (atomic_load_explicit(&rt_devices[i].context, memory_order_acquire) == ctx)
             return i;
     return -1;
 }
 
-/* The slot for `ctx`, a current context that is no device's primary context (made with
- * cuCtxCreate by the program or a library).  Runtime calls then work in that context, as in
- * NVIDIA's runtime: the slot gets its own loaded modules and kernels.  A context id from the
- * driver tells a new context at a reused address from the old one. */
-static rt_device *rt_foreign_slot(CUcontext ctx)
+/* Which of our devices is the driver's device `cu`; -1 if none. */
+static int rt_device_of_cu(CUdevice cu)
 {
-    unsigned long long id = 0;
+    for (int i = 0; i < rt_device_count; i++)
+        if (rt_devices[i].cu == cu)
+            return i;
+    return -1;
+}
+
+/* The device of `current`, a context current to this thread, without initialising anything:
+ * the device whose primary context it is, else the device the driver says it belongs to (a
+ * context made by others); -1 when the driver cannot say. */
+static int rt_device_of_current(CUcontext current)
+{
+    int owner = rt_device_of_context(current);
     CUdevice cu = 0;
-    if (rt_drv.cuCtxGetId(ctx, &id) != CUDA_SUCCESS || rt_drv.cuCtxGetDevice(&cu) != CUDA_SUCCESS)
-        return NULL;
-    rt_device *found = NULL;
-    pthread_mutex_lock(&rt_context_lock);
-    for (int i = rt_device_count; i < rt_slot_count && !found; i++)
+    if (owner < 0 && rt_drv.cuCtxGetDevice(&cu) == CUDA_SUCCESS)
+        owner = rt_device_of_cu(cu);
+    return owner;
+}
+
+/* Whether `ctx`, current to this thread and not yet known to the runtime, is the primary context
+ * of its device `cu` that someone else (NCCL, cuBLAS, driver-API code) retained and made current
+ * before the runtime used that device.  A primary context's handle comes only from
+ * cuDevicePrimaryCtxRetain, so when the device's primary context is active the runtime retains
+ * it the way it would have anyway (rt_device_activate) and compares handles.  Returns the
+ * device's index, or -1 for a context that is no primary one (cuCtxCreate).  In that case the
+ * device's primary context, active for someone else, stays retained by the runtime too, as
+ * after cudaInitDevice.  Only reached for a context the runtime has not seen, never on the launch
+ * path. */
+static int rt_device_of_primary(CUcontext ctx, CUdevice cu)
+{
+    int index = rt_device_of_cu(cu);
+    if (index < 0)
+        return -1;
+    rt_device *d = &rt_devices[index];
+    if (!atomic_load(&d->context)) {
+        unsigned flags = 0;
+        int active = 0;
+        if (rt_drv.cuDevicePrimaryCtxGetState(cu, &flags, &active) != CUDA_SUCCESS || !active ||
+            rt_device_activate(d) != cudaSuccess)
+            return -1;
+    }
+    if (atomic_load(&d->context) != ctx)
+        return -1;
+    RT_TRACE("context %p is device %d's primary context, made current by someone else: the "
+             "runtime uses it as that device's", (void *)ctx, index);
+    return index;
+}
+
+/* The foreign slot that holds `ctx` (context id `id`), or NULL; rt_context_lock held. */
+static rt_device *rt_foreign_find_locked(CUcontext ctx, unsigned long long id)
+{
+    for (int i = rt_device_count; i < rt_slot_count; i++)
         if (rt_devices[i].context == ctx && rt_devices[i].context_id == id)
-            found = &rt_devices[i];
+            return &rt_devices[i];
+    return NULL;
+}
+
+/* Gives `ctx`, a context made with cuCtxCreate by the program or a library, a slot of its own:
+ * runtime calls then work in that context, as in NVIDIA's runtime, with its own loaded modules
+ * and kernels.  A context id from the driver tells a new context at a reused address from the
+ * old one. */
+static rt_device *rt_foreign_adopt(CUcontext ctx, unsigned long long id, CUdevice cu)
+{
+    pthread_mutex_lock(&rt_context_lock);
+    rt_device *found = rt_foreign_find_locked(ctx, id);     /* another thread was quicker */
     if (!found) {
         found = &rt_devices[rt_device_count + rt_foreign_next++ % RT_FOREIGN_SLOTS];
-        const rt_device *owner = NULL;
-        for (int i = 0; i < rt_device_count && !owner; i++)
-            if (rt_devices[i].cu == cu)
-                owner = &rt_devices[i];
+        int owner = rt_device_of_cu(cu);
         found->cu = cu;
-        found->ordinal = owner ? owner->ordinal : 0;
-        found->sm = owner ? owner->sm : 0;
+        found->ordinal = owner >= 0 ? rt_devices[owner].ordinal : 0;
+        found->sm = owner >= 0 ? rt_devices[owner].sm : 0;
         found->context = ctx;
         found->context_id = id;
-        found->foreign = true;
+        atomic_store(&found->foreign, true);
         atomic_store(&found->sticky, cudaSuccess);
         /* A new odd generation: whatever the slot cached for an earlier context is stale. */
         atomic_fetch_add(&found->generation, atomic_load(&found->generation) % 2 ? 2 : 1);
@@ -154,12 +203,80 @@ static rt_device *rt_foreign_slot(CUcontext ctx)
     return found;
 }
 
+/* The slot of `ctx`, a context current to this thread: its device's when it is a primary
+ * context (also one someone else made current first: rt_device_of_primary), else the foreign
+ * slot that follows it (rt_foreign_adopt).  NULL when the driver cannot describe it. */
+static rt_device *rt_context_slot(CUcontext ctx)
+{
+    int owner = rt_device_of_context(ctx);
+    if (owner >= 0)
+        return &rt_devices[owner];
+    unsigned long long id = 0;
+    CUdevice cu = 0;
+    if (rt_drv.cuCtxGetId(ctx, &id) != CUDA_SUCCESS || rt_drv.cuCtxGetDevice(&cu) != CUDA_SUCCESS)
+        return NULL;
+    pthread_mutex_lock(&rt_context_lock);
+    rt_device *found = rt_foreign_find_locked(ctx, id);
+    pthread_mutex_unlock(&rt_context_lock);
+    if (found)
+        return found;
+    /* First sight of this context (rt_device_of_primary may take rt_context_lock itself). */
+    owner = rt_device_of_primary(ctx, cu);
+    if (owner >= 0)
+        return &rt_devices[owner];
+    return rt_foreign_adopt(ctx, id, cu);
+}
+
+/* Records e against d, unless d already has a sticky error. */
+static void rt_device_mark_sticky(rt_device *d, cudaError_t e)
+{
+    cudaError_t none = cudaSuccess;
+    atomic_compare_exchange_strong(&d->sticky, &none, e);
+}
+
+/*
+ * A sticky error came back from a driver call made in d's context.  It is the error of the
+ * context that broke, which need not be d's: cudaStreamSynchronize on device 1's stream (or
+ * cudaEventSynchronize on its event, or a peer copy) with device 0 current answers device 1's
+ * fault while device 0 is healthy.  So the current context is asked first, with a query that
+ * fails in a broken context and costs nothing in a healthy one; when it is healthy, every other
+ * primary context the runtime holds is asked the same way (made current for that, then the
+ * thread's own context back), and each broken one gets the error.  Only the error path pays.
+ */
+static void rt_device_note_sticky(rt_device *d, cudaError_t e)
+{
+    CUcontext current = NULL;
+    rt_drv.cuCtxGetCurrent(&current);
+    CUresult r = current ? rt_drv.cuStreamQuery(CU_STREAM_LEGACY) : CUDA_ERROR_INVALID_CONTEXT;
+    if (r != CUDA_SUCCESS && r != CUDA_ERROR_NOT_READY) {
+        rt_device_mark_sticky(d, e);
+        return;
+    }
+    int marked = 0;
+    for (int i = 0; i < rt_device_count; i++) {
+        rt_device *other = &rt_devices[i];
+        CUcontext ctx = atomic_load(&other->context);
+        if (!ctx || ctx == current || atomic_load(&other->generation) % 2 == 0 ||
+            rt_drv.cuCtxSetCurrent(ctx) != CUDA_SUCCESS)
+            continue;
+        cudaError_t seen = rt_error_from_cu(rt_drv.cuStreamQuery(CU_STREAM_LEGACY));
+        if (rt_error_is_sticky(seen)) {
+            rt_device_mark_sticky(other, seen);
+            RT_TRACE("%s came from device %d's context, not the current one: recorded there",
+                     rt_error_name(e), i);
+            marked++;
+        }
+        rt_drv.cuCtxSetCurrent(current);
+    }
+    if (!marked)
+        RT_TRACE("%s: the current context and the runtime's other contexts are healthy: not "
+                 "recorded against any", rt_error_name(e));
+}
+
 void rt_device_note_error(rt_device *d, cudaError_t e)
 {
-    if (d && rt_error_is_sticky(e)) {
-        cudaError_t none = cudaSuccess;
-        atomic_compare_exchange_strong(&d->sticky, &none, e);
-    }
+    if (d && rt_error_is_sticky(e))
+        rt_device_note_sticky(d, e);
 }
 
 /* Retains d's primary context if it is not active yet: the one place a context is created. */
@@ -223,19 +340,21 @@ cudaError_t rt_context_enter(rt_device **out)
     CUcontext current = NULL;
     rt_drv.cuCtxGetCurrent(&current);
     int index = rt_thread_device;
-    rt_device *d = NULL;
+    rt_device *d;
     if (current && (index < 0 || rt_devices[index].context != current)) {
-        int owner = rt_device_of_context(current);
-        if (owner >= 0)
-            index = owner;
-        else if (!(d = rt_foreign_slot(current)))
+        /* Not the context of the thread's device: made current by someone else (driver-API
+         * code, a library with its own runtime).  The thread's device follows it. */
+        if (!(d = rt_context_slot(current)))
             return cudaErrorDeviceUninitialized;
-    }
-    if (!d)
+        if (!atomic_load_explicit(&d->foreign, memory_order_relaxed))
+            rt_thread_device = rt_device_index(d);
+    } else {
         d = &rt_devices[index < 0 ? 0 : index];
+    }
 
     /* Fast path: the context is active and already current. */
-    if (!d->foreign && (current != d->context || atomic_load(&d->generation) % 2 == 0)) {
+    if (!atomic_load_explicit(&d->foreign, memory_order_relaxed) &&
+        (current != d->context || atomic_load(&d->generation) % 2 == 0)) {
         e = rt_context_use(d, current);
         if (e != cudaSuccess)
             return e;
@@ -289,13 +408,7 @@ RT_API cudaError_t cudaGetDevice(int *device)
         RT_RETURN(e);
     CUcontext current = NULL;
     rt_drv.cuCtxGetCurrent(&current);
-    int owner = current ? rt_device_of_context(current) : -1;
-    CUdevice cu = 0;
-    if (current && owner < 0 && rt_drv.cuCtxGetDevice(&cu) == CUDA_SUCCESS) {
-        for (int i = 0; i < rt_device_count && owner < 0; i++)   /* a context made by others */
-            if (rt_devices[i].cu == cu)
-                owner = i;
-    }
+    int owner = current ? rt_device_of_current(current) : -1;
     *device = owner >= 0 ? owner : rt_thread_device >= 0 ? rt_thread_device : 0;
     return cudaSuccess;
 }
@@ -319,17 +432,16 @@ RT_API cudaError_t cudaDeviceReset(void)
         RT_RETURN(e);
     CUcontext current = NULL;
     rt_drv.cuCtxGetCurrent(&current);
-    int index = current ? rt_device_of_context(current) : -1;
-    if (current && index < 0) {
+    if (!current) {
+        d = &rt_devices[rt_thread_device >= 0 ? rt_thread_device : 0];
+    } else if (!(d = rt_context_slot(current))) {
+        RT_RETURN(cudaErrorDeviceUninitialized);
+    } else if (atomic_load(&d->foreign)) {
         /* A context someone else created: forget only what the runtime keeps for it. */
-        d = rt_foreign_slot(current);
-        if (d)
-            atomic_fetch_add(&d->generation, 2);
-        RT_RETURN(d ? cudaSuccess : cudaErrorDeviceUninitialized);
+        atomic_fetch_add(&d->generation, 2);
+        return cudaSuccess;
     }
-    if (index < 0)
-        index = rt_thread_device >= 0 ? rt_thread_device : 0;
-    d = &rt_devices[index];
+    int index = rt_device_index(d);
 
     /* Destroys every allocation, stream, event and module of the context at once.  The context
      * stays current where it was; the next call re-initialises it (rt_context_use), and the
@@ -369,7 +481,7 @@ cudaError_t rt_device_current(rt_device **out)
         return e;
     CUcontext current = NULL;
     rt_drv.cuCtxGetCurrent(&current);
-    int owner = current ? rt_device_of_context(current) : -1;
+    int owner = current ? rt_device_of_current(current) : -1;
     *out = &rt_devices[owner >= 0 ? owner : rt_thread_device >= 0 ? rt_thread_device : 0];
     return cudaSuccess;
 }

@@ -9,12 +9,12 @@
  * unregistered pointer (SEMANTICS.md section 0), except NULL: cudaErrorInvalidDeviceFunction
  * (rt_kernel_unknown; measured on the H200 by tests/gpu/conf_misuse_launch.cu).
  *
- * Settings are per kernel, not per device.  NVIDIA's runtime sets them on the context-independent
- * CUkernel, so they hold on every device and survive cudaDeviceReset.  minicudart resolves a
- * CUfunction per device and context generation, lazily, so it remembers every setting here
- * (rt_fn_settings, one record per kernel that ever had one) and applies the record whenever a
- * kernel is used on a device whose CUfunction has not seen its latest version
- * (rt_function_apply, called from every path that resolves a kernel).
+ * Settings are per kernel and device: on two H200s a cudaFuncSetAttribute made on device 0 left
+ * device 1 at its default with NVIDIA's runtime (tests/gpu/conf_multigpu.cu).  minicudart
+ * resolves a CUfunction per device and context generation, lazily, so it remembers every setting
+ * here (rt_fn_settings, one record per kernel and device that ever had one) and applies the
+ * record whenever the kernel's CUfunction on that device has not seen its latest version, e.g.
+ * after cudaDeviceReset (rt_function_apply, called from every path that resolves a kernel).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
@@ -50,6 +50,7 @@ typedef struct rt_fn_applied {
 
 typedef struct rt_fn_settings {
     rt_kernel *kernel;
+    size_t slot;                          /* the device (rt_slot_index) the settings are for */
     _Atomic unsigned set;                 /* bit a: attribute a set; RT_FN_CACHE_BIT: cache */
     _Atomic int value[RT_FN_ATTR_LAST + 1];
     _Atomic int cache;
@@ -63,20 +64,20 @@ typedef struct rt_fn_settings {
 static _Atomic(rt_fn_settings *) rt_fn_list;
 static pthread_mutex_t rt_fn_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static rt_fn_settings *rt_fn_find(const rt_kernel *k)
+static rt_fn_settings *rt_fn_find(const rt_kernel *k, size_t slot)
 {
     for (rt_fn_settings *s = atomic_load_explicit(&rt_fn_list, memory_order_acquire); s;
          s = s->next)
-        if (s->kernel == k)
+        if (s->kernel == k && s->slot == slot)
             return s;
     return NULL;
 }
 
 /* The record of k, created if needed.  Needs rt_device_count (a context was entered). */
-static rt_fn_settings *rt_fn_get(rt_kernel *k)
+static rt_fn_settings *rt_fn_get(rt_kernel *k, size_t slot)
 {
     pthread_mutex_lock(&rt_fn_lock);
-    rt_fn_settings *s = rt_fn_find(k);
+    rt_fn_settings *s = rt_fn_find(k, slot);
     if (!s && (s = calloc(1, sizeof *s)) != NULL) {
         s->applied = calloc((size_t)rt_slot_count, sizeof *s->applied);
         if (!s->applied) {
@@ -84,6 +85,7 @@ static rt_fn_settings *rt_fn_get(rt_kernel *k)
             s = NULL;
         } else {
             s->kernel = k;
+            s->slot = slot;
             s->next = atomic_load(&rt_fn_list);
             atomic_store_explicit(&rt_fn_list, s, memory_order_release);
         }
@@ -109,7 +111,7 @@ cudaError_t rt_function_apply(rt_kernel *k, rt_device *d, rt_kernel_dev *kd)
 {
     if (!atomic_load_explicit(&rt_fn_list, memory_order_acquire))
         return cudaSuccess;
-    rt_fn_settings *s = rt_fn_find(k);
+    rt_fn_settings *s = rt_fn_find(k, rt_slot_index(d));
     if (!s)
         return cudaSuccess;
     rt_fn_applied *seen = &s->applied[d - rt_devices];
@@ -156,7 +158,8 @@ cudaError_t rt_function_resolve(const void *func, rt_device **d, rt_kernel **k, 
 }
 
 /* Sets one setting on the current device now (so that a bad value fails here, with the driver's
- * code), then remembers it for every other device and for after a reset. */
+ * code), then remembers it for that device, to be set again after a reset.  Only that device:
+ * on two H200s NVIDIA's runtime kept the other device's default (tests/gpu/conf_multigpu.cu). */
 static cudaError_t rt_fn_remember(const void *func, int attr, int value, bool cache)
 {
     rt_device *d;
@@ -171,7 +174,7 @@ static cudaError_t rt_fn_remember(const void *func, int attr, int value, bool ca
     rt_device_note_error(d, e);
     if (e != cudaSuccess)
         return e;
-    rt_fn_settings *s = rt_fn_get(k);
+    rt_fn_settings *s = rt_fn_get(k, rt_slot_index(d));
     if (!s)
         return cudaErrorMemoryAllocation;
     unsigned bit = cache ? RT_FN_CACHE_BIT : (unsigned)attr;
@@ -180,9 +183,16 @@ static cudaError_t rt_fn_remember(const void *func, int attr, int value, bool ca
     else
         atomic_store(&s->value[attr], value);
     atomic_fetch_or(&s->set, 1u << bit);
-    atomic_fetch_add(&s->version, 1);
-    RT_TRACE("kernel %s: %s %d = %d remembered for every device", k->name,
-             cache ? "cache config" : "attribute", attr, value);
+    /* f had every earlier setting (rt_function_resolve applied them) and has this one now: its
+     * next launch has nothing to apply. */
+    pthread_mutex_lock(&rt_fn_lock);
+    uint64_t version = atomic_fetch_add(&s->version, 1) + 1;
+    rt_fn_applied *seen = &s->applied[rt_slot_index(d)];
+    atomic_store(&seen->version, version);
+    atomic_store(&seen->generation, atomic_load(&d->generation));
+    pthread_mutex_unlock(&rt_fn_lock);
+    RT_TRACE("kernel %s: %s %d = %d remembered for device %d", k->name,
+             cache ? "cache config" : "attribute", attr, value, (int)rt_slot_index(d));
     return cudaSuccess;
 }
 

@@ -61,8 +61,6 @@ static inline cudaError_t rt_launch_exit(const char *api, const void *func, cuda
 /* Validates an ordinal (initialising the device table first): cudaErrorInvalidDevice when out of
  * range, or the initialisation error. */
 cudaError_t rt_device_lookup(int device, rt_device **out);
-/* Retains d's primary context (if it is not active) without making it current. */
-cudaError_t rt_device_activate(rt_device *d);
 /* The device whose primary context is current on this thread, or the thread's chosen one, or
  * 0 — without initialising anything beyond the device table. */
 cudaError_t rt_device_current(rt_device **out);

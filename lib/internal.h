@@ -205,7 +205,8 @@ typedef struct rt_device {
     _Atomic(CUcontext) context;   /* retained primary (or the foreign) context; NULL until used:
                                    * set under device.c's lock, read on every call without it */
     unsigned long long context_id; /* cuCtxGetId of a foreign context: tells a reused address */
-    bool foreign;                 /* not a primary context: never retained, reset or released */
+    atomic_bool foreign;          /* not a primary context: never retained, reset or released
+                                   * (read without the lock on every call) */
     bool flags_reset;             /* reset since the flags were last set: MapHost not reported */
     atomic_ullong generation;     /* bumped at every (re)initialisation of the context */
     _Atomic cudaError_t sticky;   /* a sticky error seen on this device, or cudaSuccess */
@@ -225,7 +226,13 @@ static inline size_t rt_slot_index(const rt_device *d)
  * runtime: every call that does CUDA work starts here. */
 cudaError_t rt_context_enter(rt_device **out);
 
-/* Records a sticky error against a device when e is one. */
+/* Retains d's primary context (if it is not active) without making it current; modules that
+ * load with a context (managed variables, EAGER) are loaded into it. */
+cudaError_t rt_device_activate(rt_device *d);
+
+/* Records a sticky error when e is one: against device d, whose context was current for the
+ * call, or against the context the error really came from when d's is healthy (a stream, event
+ * or peer copy of another device).  Costs a compare unless e is sticky. */
 void rt_device_note_error(rt_device *d, cudaError_t e);
 
 /* The result of a driver call made after rt_context_enter, as the runtime reports it: translated,

@@ -184,6 +184,40 @@ static CUresult rt_launch_driver(CUfunction f, dim3 grid, dim3 block, size_t sha
     return rt_drv.cuLaunchKernelEx(&config, f, params, extra);
 }
 
+/* A stream of another device than the current one: the driver refuses the current device's
+ * CUfunction on it (CUDA_ERROR_INVALID_HANDLE), NVIDIA's runtime launches on the stream's device
+ * (measured on two H200s, tests/gpu/conf_multigpu.cu).  So does this, on the error path only:
+ * the stream's device's primary context is made current for the load and the launch, and the
+ * thread's own context is given back after. */
+static CUresult rt_launch_on_stream_device(rt_kernel *k, rt_device *current, CUstream s,
+                                           dim3 grid, dim3 block, size_t shared, void **params,
+                                           void **extra, const rt_launch_options *opt)
+{
+    CUdevice cu;
+    if (!s || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD ||
+        rt_drv.cuStreamGetDevice(s, &cu) != CUDA_SUCCESS)
+        return CUDA_ERROR_INVALID_HANDLE;
+    rt_device *d = NULL;
+    for (int i = 0; i < rt_device_count; i++)
+        if (rt_devices[i].cu == cu && &rt_devices[i] != current)
+            d = &rt_devices[i];
+    if (!d || rt_device_activate(d) != cudaSuccess)
+        return CUDA_ERROR_INVALID_HANDLE;
+    CUcontext mine = NULL;
+    rt_drv.cuCtxGetCurrent(&mine);
+    if (rt_drv.cuCtxSetCurrent(d->context) != CUDA_SUCCESS)
+        return CUDA_ERROR_INVALID_HANDLE;
+    rt_kernel_dev *kd;
+    CUresult r = CUDA_ERROR_INVALID_HANDLE;
+    if (rt_kernel_resolve(k, d, &kd) == cudaSuccess && rt_function_apply(k, d, kd) == cudaSuccess)
+        r = rt_launch_driver(atomic_load_explicit(&kd->function, memory_order_acquire), grid,
+                             block, shared, s, params, extra, opt);
+    rt_drv.cuCtxSetCurrent(mine);
+    RT_TRACE("launch %s: on device %d, the device of stream %p (result %d)", k->name,
+             d->ordinal, (void *)s, (int)r);
+    return r;
+}
+
 cudaError_t rt_launch_with(rt_kernel *k, dim3 grid, dim3 block, void **args, size_t shared,
                            cudaStream_t stream, bool per_thread, const rt_launch_options *opt)
 {
@@ -231,12 +265,16 @@ cudaError_t rt_launch_with(rt_kernel *k, dim3 grid, dim3 block, void **args, siz
         void *extra[] = { CU_LAUNCH_PARAM_BUFFER_POINTER, rt_param_buffer,
                           CU_LAUNCH_PARAM_BUFFER_SIZE, &size, CU_LAUNCH_PARAM_END };
         r = rt_launch_driver(f, grid, block, shared, s, NULL, extra, opt);
+        if (r == CUDA_ERROR_INVALID_HANDLE)
+            r = rt_launch_on_stream_device(k, d, s, grid, block, shared, NULL, extra, opt);
     } else {
         for (uint32_t i = 0; layout && i < layout->count; i++)
             if (!args[i])
                 return cudaErrorInvalidValue;
         /* Step 9. */
         r = rt_launch_driver(f, grid, block, shared, s, args, NULL, opt);
+        if (r == CUDA_ERROR_INVALID_HANDLE)
+            r = rt_launch_on_stream_device(k, d, s, grid, block, shared, args, NULL, opt);
     }
     if (rt_tracing())
         rt_trace_launch(span, k, kd, grid, block, shared, s, packed, r);

@@ -8,9 +8,8 @@
  * the driver work out the direction from the pointers (cuMemcpy, unified addressing).
  *
  * The asynchronous forms take a stream, passed to the driver unchanged (rt_stream): in a _ptsz
- * entry point stream 0 is the per-thread stream.  Peer copies rely on unified addressing: the
- * pointers say which device owns them, so they are device-to-device copies once the ordinals are
- * checked.
+ * entry point stream 0 is the per-thread stream.  Peer copies are the driver's, between the two
+ * devices' primary contexts (rt_memcpy_peer).
  * Host, pinned and managed memory live in memory_host.c; pitched 2D/3D memory in memcpy.c.
  *
  * Symbols: nvcc keeps a host "shadow" for every __device__ / __constant__ variable and passes its
@@ -196,10 +195,16 @@ RT_API cudaError_t cudaMemsetAsync_ptsz(void *devPtr, int value, size_t count,
     RT_RETURN(rt_memset_async(devPtr, value, count, rt_stream(stream, true)));
 }
 
-/* A copy between devices.  With unified addressing every pointer names its device, so once the
- * ordinals are valid this is a device-to-device copy (synchronous when async is false): both
- * sides must be memory a device addresses, as with NVIDIA's runtime, which refuses a pageable
- * source and accepts a page-locked destination (H200). */
+/*
+ * A copy between devices: cuMemcpyPeer(Async) with the two devices' primary contexts, initialised
+ * if need be (not made current).  NVIDIA documents cudaMemcpyPeer as serialised with all pending
+ * and future asynchronous work of the current device, srcDevice and dstDevice, and
+ * cudaMemcpyPeerAsync as ordered on `stream` only; the driver's peer copies, which name both
+ * contexts, give exactly that (a device-to-device copy in the current context would not wait for
+ * the other devices' legacy streams).  Both sides must be memory a device addresses: the driver
+ * refuses pageable memory with CUDA_ERROR_INVALID_VALUE and takes page-locked memory, as NVIDIA's
+ * runtime does (H200, conf_misuse_memory.cu).
+ */
 static cudaError_t rt_memcpy_peer(void *dst, int dstDevice, const void *src, int srcDevice,
                                   size_t count, bool async, CUstream stream)
 {
@@ -214,8 +219,17 @@ static cudaError_t rt_memcpy_peer(void *dst, int dstDevice, const void *src, int
         return cudaSuccess;
     if (!dst || !src)
         return cudaErrorInvalidValue;
-    return rt_driver_result(d, rt_copy_1d(dst, src, count, cudaMemcpyDeviceToDevice, async, false,
-                                          stream));
+    rt_device *to = &rt_devices[dstDevice], *from = &rt_devices[srcDevice];
+    e = rt_device_activate(to);
+    if (e == cudaSuccess)
+        e = rt_device_activate(from);
+    if (e != cudaSuccess)
+        return e;
+    CUcontext to_ctx = atomic_load(&to->context), from_ctx = atomic_load(&from->context);
+    CUresult r = async ? rt_drv.cuMemcpyPeerAsync(rt_dptr(dst), to_ctx, rt_dptr(src), from_ctx,
+                                                  count, stream)
+                       : rt_drv.cuMemcpyPeer(rt_dptr(dst), to_ctx, rt_dptr(src), from_ctx, count);
+    return rt_driver_result(d, r);
 }
 
 RT_API cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice,

@@ -160,7 +160,13 @@ static cudaError_t rt_module_load(rt_module *m, rt_device *d, rt_module_dev *md)
 }
 
 /* Stores each managed variable's unified address in its host pointer slot: host code reads
- * and writes __managed__ variables through those slots. */
+ * and writes __managed__ variables through those slots.
+ * Known limitation: every context's load of the module has its own instance of each managed
+ * variable, and the slot names the instance of the context that loaded the module last.
+ * NVIDIA's runtime loads such a module once with cuLibraryLoadData and has one instance
+ * (cuLibraryGetManaged) shared by the host and every device.  With two devices, what the host or
+ * one device writes is not what the other device reads here (tests/gpu/conf_multigpu.cu,
+ * section 5). */
 static cudaError_t rt_module_bind_managed(rt_module *m, rt_module_dev *md)
 {
     for (rt_var *v = m->vars; v; v = v->next) {

@@ -19,7 +19,9 @@
  *   - cuLaunchKernelEx records its attributes in the call log ("attrs=[id:value ...]") and checks
  *     that the grid is a multiple of a cluster dimension (else INVALID_CLUSTER_SIZE).
  *   - Limits, the cache preference and peer access are kept per device; peers need a distinct,
- *     active context.  PCI bus ids are "0000:XX:00.0" with XX = 0x19 + device.
+ *     active context, and a reset of either context ends the access (as on a real driver).
+ *     cuMemcpyPeer(Async) copies between two active, healthy primary contexts.  PCI bus ids are
+ *     "0000:XX:00.0" with XX = 0x19 + device.
  * cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags is logged (and fails on request) as
  * "cuOccupancyMaxActiveBlocksWithFlags": the log keeps 47 characters of a name.
  * All launches end in fake_launch_run, so they are recorded and run like cuLaunchKernel's.
@@ -54,8 +56,19 @@ static unsigned fn_setting_count;
 static size_t limits[FAKE_MAX_DEVICES][CU_LIMIT_MAX];
 static int limits_initialised;
 static CUfunc_cache ctx_cache[FAKE_MAX_DEVICES];
-static int peer_enabled[FAKE_MAX_DEVICES][FAKE_MAX_DEVICES];
+/* Peer access from one device's context to another's, as the ids (fake_ctx.id) of the two
+ * contexts it was enabled between: a reset gives a context a new id, so a mapping dies with
+ * either context, as on a real driver.  0: never enabled. */
+static struct {
+    unsigned long long from_id, to_id;
+} peer_enabled[FAKE_MAX_DEVICES][FAKE_MAX_DEVICES];
 static int profiling;
+
+static int peer_is_enabled(const fake_ctx *from, const fake_ctx *to)
+{
+    return from->id && peer_enabled[from->device][to->device].from_id == from->id &&
+           peer_enabled[from->device][to->device].to_id == to->id;
+}
 
 static fake_fn_setting *fn_setting(const fake_kernel *k, int create)
 {
@@ -454,10 +467,12 @@ static CUresult CUDAAPI f_cuCtxEnablePeerAccess(CUcontext peer, unsigned flags)
         rc = CUDA_ERROR_INVALID_CONTEXT;
     if (rc == CUDA_SUCCESS && p == ctx)
         rc = CUDA_ERROR_INVALID_DEVICE;
-    if (rc == CUDA_SUCCESS && peer_enabled[ctx->device][p->device])
+    if (rc == CUDA_SUCCESS && peer_is_enabled(ctx, p))
         rc = CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED;
-    if (rc == CUDA_SUCCESS)
-        peer_enabled[ctx->device][p->device] = 1;
+    if (rc == CUDA_SUCCESS) {
+        peer_enabled[ctx->device][p->device].from_id = ctx->id;
+        peer_enabled[ctx->device][p->device].to_id = p->id;
+    }
     return fake_leave(rc);
 }
 
@@ -469,10 +484,12 @@ static CUresult CUDAAPI f_cuCtxDisablePeerAccess(CUcontext peer)
         rc = fake_need_ctx(&ctx);
     if (rc == CUDA_SUCCESS && !(p = peer_ctx(peer)))
         rc = CUDA_ERROR_INVALID_CONTEXT;
-    if (rc == CUDA_SUCCESS && !peer_enabled[ctx->device][p->device])
+    if (rc == CUDA_SUCCESS && !peer_is_enabled(ctx, p))
         rc = CUDA_ERROR_PEER_ACCESS_NOT_ENABLED;
-    if (rc == CUDA_SUCCESS)
-        peer_enabled[ctx->device][p->device] = 0;
+    if (rc == CUDA_SUCCESS) {
+        peer_enabled[ctx->device][p->device].from_id = 0;
+        peer_enabled[ctx->device][p->device].to_id = 0;
+    }
     return fake_leave(rc);
 }
 
@@ -492,6 +509,60 @@ static CUresult CUDAAPI f_cuDeviceGetP2PAttribute(int *value, CUdevice_P2PAttrib
         rc = CUDA_ERROR_INVALID_DEVICE;
     if (rc == CUDA_SUCCESS)
         *value = attr == CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK ? 0 : 1;
+    return fake_leave(rc);
+}
+
+/* cuMemcpyPeer(Async): a copy between two contexts, each an active, healthy primary context;
+ * both sides must be reachable from a device (an allocation, a module global, page-locked
+ * memory: the real driver refuses pageable memory), and device memory is host memory here, so
+ * it is a memmove once the arguments are checked (the async form also needs a stream valid in
+ * the current context). */
+static CUresult peer_copy(CUdeviceptr dst, CUcontext dst_ctx, CUdeviceptr src, CUcontext src_ctx,
+                          size_t bytes)
+{
+    const fake_ctx *to = peer_ctx(dst_ctx), *from = peer_ctx(src_ctx);
+    if (!to || !from)
+        return CUDA_ERROR_INVALID_CONTEXT;
+    if (to->poison != CUDA_SUCCESS)
+        return to->poison;
+    if (from->poison != CUDA_SUCCESS)
+        return from->poison;
+    if (bytes && (!dst || !src || fake_is_retired((void *)(uintptr_t)dst, bytes) ||
+                  fake_is_retired((void *)(uintptr_t)src, bytes) ||
+                  !fake_is_device_reachable((const void *)(uintptr_t)dst, bytes) ||
+                  !fake_is_device_reachable((const void *)(uintptr_t)src, bytes)))
+        return CUDA_ERROR_INVALID_VALUE;
+    if (bytes)
+        memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, bytes);
+    return CUDA_SUCCESS;
+}
+
+static CUresult CUDAAPI f_cuMemcpyPeer(CUdeviceptr dst, CUcontext dst_ctx, CUdeviceptr src,
+                                       CUcontext src_ctx, size_t bytes)
+{
+    CUresult rc = fake_enter("cuMemcpyPeer", "dst=0x%llx dstContext=%p src=0x%llx srcContext=%p "
+                             "bytes=%zu", (unsigned long long)dst, (void *)dst_ctx,
+                             (unsigned long long)src, (void *)src_ctx, bytes);
+    if (rc == CUDA_SUCCESS)
+        rc = fake_need_ctx(NULL);
+    if (rc == CUDA_SUCCESS)
+        rc = peer_copy(dst, dst_ctx, src, src_ctx, bytes);
+    return fake_leave(rc);
+}
+
+static CUresult CUDAAPI f_cuMemcpyPeerAsync(CUdeviceptr dst, CUcontext dst_ctx, CUdeviceptr src,
+                                            CUcontext src_ctx, size_t bytes, CUstream stream)
+{
+    CUresult rc = fake_enter("cuMemcpyPeerAsync", "dst=0x%llx dstContext=%p src=0x%llx "
+                             "srcContext=%p bytes=%zu stream=%p", (unsigned long long)dst,
+                             (void *)dst_ctx, (unsigned long long)src, (void *)src_ctx, bytes,
+                             (void *)stream);
+    if (rc == CUDA_SUCCESS)
+        rc = fake_need_ctx(NULL);
+    if (rc == CUDA_SUCCESS && !fake_stream_is_valid(stream))
+        rc = CUDA_ERROR_INVALID_HANDLE;
+    if (rc == CUDA_SUCCESS)
+        rc = peer_copy(dst, dst_ctx, src, src_ctx, bytes);
     return fake_leave(rc);
 }
 
@@ -583,6 +654,8 @@ const proc_entry fake_procs_function[] = {
     {"cuCtxEnablePeerAccess", 4000, 99999, (void *)f_cuCtxEnablePeerAccess},
     {"cuCtxDisablePeerAccess", 4000, 99999, (void *)f_cuCtxDisablePeerAccess},
     {"cuDeviceGetP2PAttribute", 8000, 99999, (void *)f_cuDeviceGetP2PAttribute},
+    {"cuMemcpyPeer", 4000, 99999, (void *)f_cuMemcpyPeer},
+    {"cuMemcpyPeerAsync", 4000, 99999, (void *)f_cuMemcpyPeerAsync},
     {"cuProfilerStart", 4000, 99999, (void *)f_cuProfilerStart},
     {"cuProfilerStop", 4000, 99999, (void *)f_cuProfilerStop},
     {"cuDeviceGetPCIBusId", 4010, 99999, (void *)f_cuDeviceGetPCIBusId},

@@ -139,6 +139,8 @@ CUresult fake_live_kernel(CUfunction func, fake_kernel **out);
 fake_alloc *fake_find_alloc(const void *ptr, size_t *index);   /* the allocation holding ptr */
 int fake_is_device_range(const unsigned char *p, size_t n);   /* inside one live allocation */
 int fake_is_retired(const void *p, size_t n);   /* touches freed device memory (kept reserved) */
+/* Inside one allocation or module global, or page-locked host memory (fake_memory.c). */
+int fake_is_device_reachable(const void *p, size_t n);
 CUresult fake_mem_alloc(CUdeviceptr *dptr, size_t bytes, int managed);
 
 /* Launches (with the lock held): validation, parameter packing, and the whole recorded launch

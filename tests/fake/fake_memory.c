@@ -58,7 +58,7 @@ static fake_alloc *alloc_containing(const void *p)
 
 /* Whether [p, p+n) is reachable from the device: an allocation, a module global, or page-locked
  * host memory. */
-static int device_reachable(const void *p, size_t n)
+int fake_is_device_reachable(const void *p, size_t n)
 {
     return fake_is_device_range(p, n) || host_find(p, n, NULL) != NULL;
 }
@@ -372,7 +372,7 @@ static CUresult CUDAAPI f_cuMemsetD8Async(CUdeviceptr dst, unsigned char value, 
         rc = fake_need_ctx(NULL);
     if (rc == CUDA_SUCCESS && !fake_stream_is_valid(stream))
         rc = CUDA_ERROR_INVALID_HANDLE;
-    if (rc == CUDA_SUCCESS && !device_reachable((const void *)(uintptr_t)dst, count))
+    if (rc == CUDA_SUCCESS && !fake_is_device_reachable((const void *)(uintptr_t)dst, count))
         rc = CUDA_ERROR_INVALID_VALUE;
     if (rc == CUDA_SUCCESS)
         memset((void *)(uintptr_t)dst, value, count);
@@ -395,8 +395,8 @@ static CUresult directed_copy(void *dst, const void *src, size_t bytes, int dst_
     if (rc != CUDA_SUCCESS || bytes == 0)
         return rc;
     if (!dst || !src || fake_is_retired(dst, bytes) || fake_is_retired(src, bytes) ||
-        (dst_device && !device_reachable(dst, bytes)) ||
-        (src_device && !device_reachable(src, bytes)))
+        (dst_device && !fake_is_device_reachable(dst, bytes)) ||
+        (src_device && !fake_is_device_reachable(src, bytes)))
         return CUDA_ERROR_INVALID_VALUE;
     memmove(dst, src, bytes);
     return CUDA_SUCCESS;
@@ -474,7 +474,7 @@ static CUresult memset_2d(CUdeviceptr dst, size_t pitch, unsigned char value, si
         return rc;
     unsigned char *p = (unsigned char *)(uintptr_t)dst;
     if (width > pitch || (height - 1) > (SIZE_MAX - width) / pitch ||
-        !device_reachable(p, (height - 1) * pitch + width))
+        !fake_is_device_reachable(p, (height - 1) * pitch + width))
         return CUDA_ERROR_INVALID_VALUE;
     for (size_t y = 0; y < height; y++)
         memset(p + y * pitch, value, width);
@@ -561,7 +561,7 @@ static CUresult operand_box(const operand *o, CUmemorytype type, size_t x, size_
     /* device memory must be one allocation; a unified address that starts in one too */
     int device = type == CU_MEMORYTYPE_DEVICE ||
                  (type == CU_MEMORYTYPE_UNIFIED && alloc_containing(o->base + start));
-    if ((device && !device_reachable(o->base + start, span)) ||
+    if ((device && !fake_is_device_reachable(o->base + start, span)) ||
         (!o->is_array && fake_is_retired(o->base + start, span)))
         return CUDA_ERROR_INVALID_VALUE;
     *first = o->base + start;

@@ -10,7 +10,8 @@
  *     and CU_STREAM_PER_THREAD are always valid (flags 0, priority 0, ids 1, 1 and 2).
  *   - All work is done when it is queued (launches run on the calling thread), so queries and
  *     synchronisations succeed at once; tests make them answer CUDA_ERROR_NOT_READY with
- *     fake_fail_call.
+ *     fake_fail_call.  They accept a stream or event of another context, as the real driver
+ *     does, and then answer that context's sticky error if it has one (fake_poison_context).
  *   - Callbacks and host functions run immediately, on the calling thread, after the fake's lock
  *     is dropped (so they may call back into the driver), once each, before the entry point
  *     returns.  The status a cuStreamAddCallback callback receives is CUDA_SUCCESS, unless a test
@@ -108,6 +109,20 @@ static CUresult fake_need_stream(CUstream stream, fake_stream **out)
     return CUDA_SUCCESS;
 }
 
+/* cuStreamSynchronize and cuStreamQuery: like fake_need_stream, but a live stream of another
+ * active context is accepted too, as the real driver does (the Programming Guide: they work on
+ * another device's stream), and answers that context's sticky error when it has one. */
+static CUresult fake_need_stream_any_context(CUstream stream)
+{
+    CUresult rc = fake_need_ctx(NULL);
+    if (rc != CUDA_SUCCESS || fake_stream_is_valid(stream))
+        return rc;
+    fake_stream *s = fake_find_stream(stream);
+    if (!s || !s->ctx->active)
+        return CUDA_ERROR_INVALID_HANDLE;
+    return s->ctx->poison;
+}
+
 /* Consumes an injected callback status (FAKE_CALLBACK_STATUS), or returns CUDA_SUCCESS. */
 static CUresult fake_take_callback_status(void)
 {
@@ -187,7 +202,7 @@ static CUresult CUDAAPI f_cuStreamSynchronize(CUstream hStream)
 {
     CUresult rc = fake_enter("cuStreamSynchronize", "stream=%p", (void *)hStream);
     if (rc == CUDA_SUCCESS)
-        rc = fake_need_stream(hStream, NULL);
+        rc = fake_need_stream_any_context(hStream);
     return fake_leave(rc);
 }
 
@@ -195,7 +210,7 @@ static CUresult CUDAAPI f_cuStreamQuery(CUstream hStream)
 {
     CUresult rc = fake_enter("cuStreamQuery", "stream=%p", (void *)hStream);
     if (rc == CUDA_SUCCESS)
-        rc = fake_need_stream(hStream, NULL);
+        rc = fake_need_stream_any_context(hStream);
     return fake_leave(rc);
 }
 
@@ -467,20 +482,26 @@ static CUresult CUDAAPI f_cuEventRecordWithFlags(CUevent hEvent, CUstream hStrea
 static CUresult CUDAAPI f_cuEventQuery(CUevent hEvent)
 {
     CUresult rc = fake_enter("cuEventQuery", "event=%p", (void *)hEvent);
+    fake_event *e = NULL;
     if (rc == CUDA_SUCCESS)
         rc = fake_need_ctx(NULL);
-    if (rc == CUDA_SUCCESS && !fake_find_event(hEvent))
+    if (rc == CUDA_SUCCESS && !(e = fake_find_event(hEvent)))
         rc = CUDA_ERROR_INVALID_HANDLE;
+    if (rc == CUDA_SUCCESS && e->ctx->active)
+        rc = e->ctx->poison;            /* an event of another, broken context */
     return fake_leave(rc);
 }
 
 static CUresult CUDAAPI f_cuEventSynchronize(CUevent hEvent)
 {
     CUresult rc = fake_enter("cuEventSynchronize", "event=%p", (void *)hEvent);
+    fake_event *e = NULL;
     if (rc == CUDA_SUCCESS)
         rc = fake_need_ctx(NULL);
-    if (rc == CUDA_SUCCESS && !fake_find_event(hEvent))
+    if (rc == CUDA_SUCCESS && !(e = fake_find_event(hEvent)))
         rc = CUDA_ERROR_INVALID_HANDLE;
+    if (rc == CUDA_SUCCESS && e->ctx->active)
+        rc = e->ctx->poison;            /* an event of another, broken context */
     return fake_leave(rc);
 }
 

@@ -1139,6 +1139,15 @@ FAKE_EXPORT uintptr_t fake_create_context(int device)
     return (uintptr_t)c;
 }
 
+FAKE_EXPORT void fake_poison_context(int device, int code)
+{
+    pthread_mutex_lock(&fake_g.lock);
+    if (device >= 0 && device < fake_g.device_count && fake_g.ctx[device].active &&
+        fake_is_sticky((CUresult)code))
+        fake_g.ctx[device].poison = (CUresult)code;
+    pthread_mutex_unlock(&fake_g.lock);
+}
+
 FAKE_EXPORT size_t fake_call_count(void)
 {
     pthread_mutex_lock(&fake_g.lock);

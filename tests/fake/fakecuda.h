@@ -74,7 +74,8 @@ typedef void (*fake_host_kernel)(const void *params, size_t size, const unsigned
     X(int, fake_module_has_kernel, (uintptr_t module, const char *name))                    \
     X(size_t, fake_live_allocations, (void))                                                \
     X(void, fake_dump_log, (void *file))                                                    \
-    X(uintptr_t, fake_create_context, (int device))
+    X(uintptr_t, fake_create_context, (int device))                                       \
+    X(void, fake_poison_context, (int device, int code))
 
 #define FAKECUDA_DECLARE(ret, name, params) ret name params;
 FAKECUDA_API(FAKECUDA_DECLARE)
@@ -93,6 +94,9 @@ FAKECUDA_API(FAKECUDA_DECLARE)
  *   cuMemGetInfo's free memory: 140 GiB less the live allocations and each live module's image
  *     and materialised globals, so that loading and unloading a module shows.
  *   fake_dump_log: writes the call log to a FILE * (stderr when NULL).
+ *   fake_poison_context: device's primary context (active) breaks with the sticky `code`, as a
+ *     kernel fault there would leave it, whichever context is current: its calls, and waits on
+ *     its streams and events from other contexts, answer `code` until it is reset.
  */
 
 #endif

@@ -302,7 +302,7 @@ static void memcpy_peer_checks_devices_and_copies(void **state)
     assert_cuda(cudaFreeHost(pinned), cudaSuccess);
     assert_cuda(cudaMemset(a, 0, 4), cudaSuccess);
     assert_cuda(cudaMemcpyPeerAsync(a, 0, b, 0, 4, STREAM_LEGACY), cudaSuccess);
-    assert_args_have("cuMemcpyDtoDAsync", "stream=0x1");
+    assert_args_have("cuMemcpyPeerAsync", "bytes=4 stream=0x1");
     assert_cuda(cudaMemcpy(&r, a, 4, cudaMemcpyDeviceToHost), cudaSuccess);
     assert_int_equal(r, 42);
     assert_cuda(cudaMemcpyPeer(b, 1, a, 0, 4), cudaErrorInvalidDevice);
