@@ -35,7 +35,6 @@ extern "C" __global__ void program_fill(unsigned *out, int n)
         program_counter++;
 }
 
-typedef void (*fake_host_kernel)(const void *, size_t, const unsigned[3], const unsigned[3]);
 struct fill_params {
     unsigned *out;
     int n;
@@ -58,13 +57,9 @@ static unsigned plugin_value(unsigned i) { return i * 3u + 1u; }
 
 static void register_fake_kernels(void)
 {
-    const char *driver = getenv("MINICUDART_DRIVER");
-    void *fake = driver && *driver ? dlopen(driver, RTLD_NOW | RTLD_LOCAL) : NULL;
-    void *sym = fake ? dlsym(fake, "fake_register_host_kernel") : NULL;
-    if (!sym)
+    fake_register_fn reg = gpu_fake_registrar();
+    if (!reg)
         return;
-    void (*reg)(const char *, fake_host_kernel);
-    memcpy(&reg, &sym, sizeof reg);
     reg("program_fill", fake_fill<program_value>);
     reg("life_fill", fake_fill<plugin_value>);
 }

@@ -22,7 +22,6 @@ extern "C" __global__ void fork_fill(int *out, int n, int base)
 
 static const int N = 1024;
 
-typedef void (*fake_host_kernel)(const void *, size_t, const unsigned[3], const unsigned[3]);
 struct fill_params {
     int *out;
     int n;
@@ -44,14 +43,8 @@ static void fake_fork_fill(const void *params, size_t size, const unsigned grid[
 // loading the fake here would not initialise the runtime, but keep the first fork honest anyway.
 static void register_fake_kernel(void)
 {
-    const char *driver = getenv("MINICUDART_DRIVER");
-    void *fake = driver && *driver ? dlopen(driver, RTLD_NOW | RTLD_LOCAL) : NULL;
-    void *sym = fake ? dlsym(fake, "fake_register_host_kernel") : NULL;
-    if (!sym)
-        return;
-    void (*reg)(const char *, fake_host_kernel);
-    memcpy(&reg, &sym, sizeof reg);
-    reg("fork_fill", fake_fork_fill);
+    if (fake_register_fn reg = gpu_fake_registrar())
+        reg("fork_fill", fake_fork_fill);
 }
 
 // Allocates, launches, copies back and checks; returns the first failing call's error.

@@ -80,7 +80,6 @@ static holder zeroth __attribute__((init_priority(101)))("zeroth", false);
 static holder early __attribute__((init_priority(102)))("early", true);
 static holder late __attribute__((init_priority(103)))("late", false);
 
-typedef void (*fake_host_kernel)(const void *, size_t, const unsigned[3], const unsigned[3]);
 
 static void fake_dtor_fill(const void *params, size_t size, const unsigned grid[3],
                            const unsigned block[3])
@@ -98,14 +97,8 @@ static void fake_dtor_fill(const void *params, size_t size, const unsigned grid[
 
 int main(void)
 {
-    const char *driver = getenv("MINICUDART_DRIVER");    // the fake driver (tests/e2e)
-    void *fake = driver && *driver ? dlopen(driver, RTLD_NOW | RTLD_LOCAL) : NULL;
-    void *reg = fake ? dlsym(fake, "fake_register_host_kernel") : NULL;
-    if (reg) {
-        void (*register_kernel)(const char *, fake_host_kernel);
-        memcpy(&register_kernel, &reg, sizeof reg);
-        register_kernel("dtor_fill", fake_dtor_fill);
-    }
+    if (fake_register_fn reg = gpu_fake_registrar())   // the fake driver (tests/e2e)
+        reg("dtor_fill", fake_dtor_fill);
     gpu_require("life_static_dtor");
     printf("early object's constructor: " ERR_FMT "\n", ERR_ARGS(early.made));
     CHECK(early.made);

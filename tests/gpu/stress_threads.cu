@@ -84,19 +84,14 @@ static void fake_kernel(const void *params, size_t size, const unsigned grid[3],
         p.data[i] = expect(p.data[i], (int)i, p.mul, p.add);
 }
 
-typedef void (*fake_host_kernel)(const void *, size_t, const unsigned[3], const unsigned[3]);
 
 // When the driver is the fake one (tests/fake), registers the host versions: the same instance
 // the runtime loads, since dlopen of a loaded path returns its handle.
 static void register_fake_kernels(void)
 {
-    const char *driver = getenv("MINICUDART_DRIVER");
-    void *fake = driver && *driver ? dlopen(driver, RTLD_NOW | RTLD_LOCAL) : NULL;
-    void *sym = fake ? dlsym(fake, "fake_register_host_kernel") : NULL;
-    if (!sym)
+    fake_register_fn reg = gpu_fake_registrar();
+    if (!reg)
         return;
-    void (*reg)(const char *, fake_host_kernel);
-    memcpy(&reg, &sym, sizeof reg);
     reg("stress_step", fake_kernel<expect_step>);
     reg("plugin_step", fake_kernel<expect_plugin_step>);
 }
