@@ -6,8 +6,9 @@
  * them in the reset context, and a program that goes on using one must get an error, not a
  * driver that follows a dangling pointer.  NVIDIA's runtime answers (measured on an H200 by
  * tests/gpu/conf_misuse_reset.cu): cudaErrorInvalidResourceHandle for a stream from before the
- * reset, cudaErrorDeviceUninitialized for an event or an array; it crashes on an executable graph,
- * for which minicudart answers cudaErrorInvalidResourceHandle.
+ * reset, cudaErrorDeviceUninitialized for an event or an array (in some runs
+ * cudaErrorContextIsDestroyed instead: tests/gpu/expected_differences.txt); it crashes on an
+ * executable graph, for which minicudart answers cudaErrorInvalidResourceHandle.
  *
  * Each entry records the device slot and the generation of its context (device.c bumps the
  * generation at a reset), so a handle is stale when its slot's generation has moved on.  Handles
