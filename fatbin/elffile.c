@@ -90,7 +90,9 @@ long fatbin_file_scan(const uint8_t *file, size_t size, fatbin_container_cb on_c
         fb_shdr sh;
         if (fatbin_elf_section(&elf, i, &sh, err) != FATBIN_OK)
             return FATBIN_BAD;
-        if (!is_fatbin_section(sh.name_str) || sh.type == ELF_SHT_NOBITS)
+        /* SHT_NOBITS and SHT_NULL sections hold no bytes (fatbin_elf_section checked no range
+         * for them): neither has_data nor outside is set. */
+        if (!is_fatbin_section(sh.name_str) || (!sh.has_data && !sh.outside))
             continue;
         if (sh.outside)
             return fatbin_elf_outside(&elf, i, &sh, err);
@@ -149,8 +151,8 @@ long fatbin_file_wrappers(const uint8_t *file, size_t size, fatbin_wrapper_cb on
         fb_shdr sh;
         if (fatbin_elf_section(&elf, i, &sh, err) != FATBIN_OK)
             return FATBIN_BAD;
-        if (strcmp(sh.name_str, ".nvFatBinSegment") != 0 || sh.type == ELF_SHT_NOBITS)
-            continue;
+        if (strcmp(sh.name_str, ".nvFatBinSegment") != 0 || (!sh.has_data && !sh.outside))
+            continue;           /* not it, or no bytes (SHT_NOBITS, SHT_NULL) */
         if (sh.outside)
             return fatbin_elf_outside(&elf, i, &sh, err);
         if (sh.size % FATBIN_WRAPPER_SIZE != 0)
