@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 fake_api fk;
 
@@ -36,4 +37,15 @@ int e2e_env_int(const char *name, int fallback)
 {
     const char *v = getenv(name);
     return v && *v ? atoi(v) : fallback;
+}
+
+size_t e2e_calls_with(const char *name, const char *args)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < fk.fake_call_count(); i++) {
+        const fake_call *c = fk.fake_call_at(i);
+        if (strcmp(c->name, name) == 0 && strstr(c->args, args))
+            n++;
+    }
+    return n;
 }

@@ -22,6 +22,10 @@ extern fake_api fk;
 /* Returns 0 when every function was found, -1 otherwise (message on stderr). */
 int fake_api_load(void);
 
+/* Calls of entry point `name` whose recorded arguments contain `args`, since the last
+ * fake_reset_log. */
+size_t e2e_calls_with(const char *name, const char *args);
+
 /* The integer value of environment variable `name`, or `fallback` when unset or empty. */
 int e2e_env_int(const char *name, int fallback);
 

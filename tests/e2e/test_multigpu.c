@@ -26,12 +26,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#define N 1024
-#define BYTES (N * sizeof(int))
+#include "multigpu.h"
 
-void e2e_launch_fill(int *out, int base, int n, cudaStream_t stream);
-cudaError_t e2e_set_value(int value);
-cudaError_t e2e_get_value(int *value);
 
 /* Asserts a call's return code and then the thread's last error (which it leaves cleared). */
 #define assert_cuda(call, code)                                                             \
@@ -54,45 +50,6 @@ static CUcontext current_context(void)
     CUcontext ctx = NULL;
     assert_int_equal(get_current(&ctx), CUDA_SUCCESS);
     return ctx;
-}
-
-/* Calls of entry point `name` whose recorded arguments contain `args`, since the start. */
-static size_t calls_with(const char *name, const char *args)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < fk.fake_call_count(); i++) {
-        const fake_call *c = fk.fake_call_at(i);
-        if (strcmp(c->name, name) == 0 && strstr(c->args, args))
-            n++;
-    }
-    return n;
-}
-
-/* The kernel's parameters as the driver lays them out. */
-typedef struct fill_params {
-    int *out;
-    int base;
-    int n;
-} fill_params;
-
-static void host_fill(const void *params, size_t size, const unsigned grid[3],
-                      const unsigned block[3])
-{
-    fill_params p;
-    memset(&p, 0, sizeof p);
-    memcpy(&p, params, size < sizeof p ? size : sizeof p);
-    for (unsigned long long i = 0; i < (unsigned long long)grid[0] * block[0]; i++)
-        if (i < (unsigned long long)p.n)
-            p.out[i] = p.base + (int)i;
-}
-
-static void assert_holds(const int *device_buffer, int base)
-{
-    static int host[N];
-    memset(host, 0, sizeof host);
-    assert_int_equal(cudaMemcpy(host, device_buffer, BYTES, cudaMemcpyDeviceToHost), cudaSuccess);
-    for (int i = 0; i < N; i++)
-        assert_int_equal(host[i], base + i);
 }
 
 static int pointer_device(const void *p)
@@ -124,17 +81,17 @@ static void enabling_peer_access_initialises_the_peer_but_keeps_the_current_devi
     assert_int_equal(cudaSetDevice(0), cudaSuccess);
     ctx0 = current_context();
     assert_non_null(ctx0);
-    assert_int_equal(calls_with("cuDevicePrimaryCtxRetain", "dev=1"), 0);
+    assert_int_equal(e2e_calls_with("cuDevicePrimaryCtxRetain", "dev=1"), 0);
 
     /* Device 1 was never initialised: nothing can be enabled on it yet. */
     assert_cuda(cudaDeviceDisablePeerAccess(1), cudaErrorPeerAccessNotEnabled);
     assert_cuda(cudaDeviceEnablePeerAccess(1, 0), cudaSuccess);
-    assert_int_equal(calls_with("cuDevicePrimaryCtxRetain", "dev=1"), 1);
+    assert_int_equal(e2e_calls_with("cuDevicePrimaryCtxRetain", "dev=1"), 1);
     assert_ptr_equal(current_context(), ctx0);
     int device = -1;
     assert_int_equal(cudaGetDevice(&device), cudaSuccess);
     assert_int_equal(device, 0);
-    assert_int_equal(calls_with("cuCtxEnablePeerAccess", "flags=0"), 1);
+    assert_int_equal(e2e_calls_with("cuCtxEnablePeerAccess", "flags=0"), 1);
 
     assert_cuda(cudaDeviceEnablePeerAccess(1, 0), cudaErrorPeerAccessAlreadyEnabled);
     assert_cuda(cudaDeviceEnablePeerAccess(0, 0), cudaErrorInvalidDevice);
@@ -180,7 +137,7 @@ static void each_device_has_its_own_context_and_each_thread_its_device(void **st
     ctx1 = current_context();
     assert_non_null(ctx1);
     assert_ptr_not_equal(ctx1, ctx0);
-    assert_int_equal(calls_with("cuDevicePrimaryCtxRetain", "dev=1"), 1);   /* kept from before */
+    assert_int_equal(e2e_calls_with("cuDevicePrimaryCtxRetain", "dev=1"), 1);   /* kept from before */
 
     struct thread_devices t;
     memset(&t, 0, sizeof t);
@@ -276,10 +233,10 @@ static void streams_and_events_are_made_on_the_current_device(void **state)
      * would not wait for the other device's legacy stream). */
     char contexts[96];
     snprintf(contexts, sizeof contexts, "dstContext=%p src=", (void *)ctx0);
-    assert_int_equal(calls_with("cuMemcpyPeer", contexts), 1);
+    assert_int_equal(e2e_calls_with("cuMemcpyPeer", contexts), 1);
     snprintf(contexts, sizeof contexts, "srcContext=%p bytes=%zu", (void *)ctx1, BYTES);
-    assert_int_equal(calls_with("cuMemcpyPeer", contexts), 1);
-    assert_int_equal(calls_with("cuMemcpyPeerAsync", contexts), 1);
+    assert_int_equal(e2e_calls_with("cuMemcpyPeer", contexts), 1);
+    assert_int_equal(e2e_calls_with("cuMemcpyPeerAsync", contexts), 1);
     /* The driver's own peer copy names both contexts. */
     e2e_launch_fill(a1, 550, N, s1);
     assert_int_equal(cudaStreamSynchronize(s1), cudaSuccess);
@@ -295,13 +252,13 @@ static void resetting_device_1_leaves_device_0_as_it_was(void **state)
     (void)state;
     size_t live = fk.fake_live_allocations();
     size_t loads = fk.fake_count_calls("cuModuleLoadDataEx");
-    size_t retains = calls_with("cuDevicePrimaryCtxRetain", "dev=1");
+    size_t retains = e2e_calls_with("cuDevicePrimaryCtxRetain", "dev=1");
     assert_int_equal(cudaSetDevice(0), cudaSuccess);
     assert_cuda(cudaDeviceEnablePeerAccess(1, 0), cudaSuccess);
     assert_int_equal(cudaSetDevice(1), cudaSuccess);
     assert_cuda(cudaDeviceReset(), cudaSuccess);
-    assert_int_equal(calls_with("cuDevicePrimaryCtxReset", "dev=1"), 1);
-    assert_int_equal(calls_with("cuDevicePrimaryCtxReset", "dev=0"), 0);
+    assert_int_equal(e2e_calls_with("cuDevicePrimaryCtxReset", "dev=1"), 1);
+    assert_int_equal(e2e_calls_with("cuDevicePrimaryCtxReset", "dev=0"), 0);
     assert_int_equal(fk.fake_live_allocations(), live - 1);        /* a1 only */
     int device = -1;
     assert_int_equal(cudaGetDevice(&device), cudaSuccess);
@@ -328,7 +285,7 @@ static void resetting_device_1_leaves_device_0_as_it_was(void **state)
     /* Device 1: initialised again on its next use, its module loaded again, the variable back
      * at its initial value. */
     assert_int_equal(cudaSetDevice(1), cudaSuccess);
-    assert_int_equal(calls_with("cuDevicePrimaryCtxRetain", "dev=1"), retains + 1);
+    assert_int_equal(e2e_calls_with("cuDevicePrimaryCtxRetain", "dev=1"), retains + 1);
     int *b1 = NULL;
     assert_int_equal(cudaMalloc((void **)&b1, BYTES), cudaSuccess);
     e2e_launch_fill(b1, 700, N, 0);

@@ -21,11 +21,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#define N 1024
-#define BYTES (N * sizeof(int))
+#include "multigpu.h"
 
-void e2e_launch_fill(int *out, int base, int n, cudaStream_t stream);
-cudaError_t e2e_get_value(int *value);
 
 #define assert_cuda(call, code)                                                             \
     do {                                                                                    \
@@ -58,44 +55,6 @@ static CUcontext current_context(void)
     return ctx;
 }
 
-/* Calls of entry point `name` whose recorded arguments contain `args`, since the start. */
-static size_t calls_with(const char *name, const char *args)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < fk.fake_call_count(); i++) {
-        const fake_call *c = fk.fake_call_at(i);
-        if (strcmp(c->name, name) == 0 && strstr(c->args, args))
-            n++;
-    }
-    return n;
-}
-
-typedef struct fill_params {
-    int *out;
-    int base;
-    int n;
-} fill_params;
-
-static void host_fill(const void *params, size_t size, const unsigned grid[3],
-                      const unsigned block[3])
-{
-    fill_params p;
-    memset(&p, 0, sizeof p);
-    memcpy(&p, params, size < sizeof p ? size : sizeof p);
-    for (unsigned long long i = 0; i < (unsigned long long)grid[0] * block[0]; i++)
-        if (i < (unsigned long long)p.n)
-            p.out[i] = p.base + (int)i;
-}
-
-static void assert_holds(const int *device_buffer, int base)
-{
-    static int host[N];
-    memset(host, 0, sizeof host);
-    assert_int_equal(cudaMemcpy(host, device_buffer, BYTES, cudaMemcpyDeviceToHost), cudaSuccess);
-    for (int i = 0; i < N; i++)
-        assert_int_equal(host[i], base + i);
-}
-
 static void the_runtime_takes_a_primary_context_made_current_by_others_as_its_device(void **state)
 {
     (void)state;
@@ -123,13 +82,13 @@ static void the_runtime_takes_a_primary_context_made_current_by_others_as_its_de
     assert_cuda(cudaGetDevice(&device), cudaSuccess);
     assert_int_equal(device, 1);
     /* The runtime retained device 1's context as its own (once) and never touched device 0. */
-    assert_int_equal(calls_with("cuDevicePrimaryCtxRetain", "dev=1"), 2);
-    assert_int_equal(calls_with("cuDevicePrimaryCtxRetain", "dev=0"), 0);
+    assert_int_equal(e2e_calls_with("cuDevicePrimaryCtxRetain", "dev=1"), 2);
+    assert_int_equal(e2e_calls_with("cuDevicePrimaryCtxRetain", "dev=0"), 0);
     /* Device calls without a device number work on device 1 too. */
-    size_t states = calls_with("cuDevicePrimaryCtxGetState", "dev=1");
+    size_t states = e2e_calls_with("cuDevicePrimaryCtxGetState", "dev=1");
     unsigned flags = 0;
     assert_cuda(cudaGetDeviceFlags(&flags), cudaSuccess);
-    assert_int_equal(calls_with("cuDevicePrimaryCtxGetState", "dev=1"), states + 1);
+    assert_int_equal(e2e_calls_with("cuDevicePrimaryCtxGetState", "dev=1"), states + 1);
 }
 
 static void choosing_the_device_then_finds_its_module_already_loaded(void **state)
@@ -146,7 +105,7 @@ static void choosing_the_device_then_finds_its_module_already_loaded(void **stat
     assert_cuda(e2e_get_value(&value), cudaSuccess);
     assert_int_equal(value, 3);
     assert_int_equal(fk.fake_count_calls("cuModuleLoadDataEx"), 1);
-    assert_int_equal(calls_with("cuDevicePrimaryCtxRetain", "dev=1"), 2);
+    assert_int_equal(e2e_calls_with("cuDevicePrimaryCtxRetain", "dev=1"), 2);
 
     /* Device 0 and back: device 1's context and module are the same. */
     assert_cuda(cudaSetDevice(0), cudaSuccess);
@@ -165,8 +124,8 @@ static void a_reset_then_resets_device_1(void **state)
     assert_int_equal(set_current(theirs), CUDA_SUCCESS);
     size_t live = fk.fake_live_allocations();
     assert_cuda(cudaDeviceReset(), cudaSuccess);
-    assert_int_equal(calls_with("cuDevicePrimaryCtxReset", "dev=1"), 1);
-    assert_int_equal(calls_with("cuDevicePrimaryCtxReset", "dev=0"), 0);
+    assert_int_equal(e2e_calls_with("cuDevicePrimaryCtxReset", "dev=1"), 1);
+    assert_int_equal(e2e_calls_with("cuDevicePrimaryCtxReset", "dev=0"), 0);
     assert_int_equal(fk.fake_live_allocations(), live - 1);
     int device = -1;
     assert_cuda(cudaGetDevice(&device), cudaSuccess);
