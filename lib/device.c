@@ -118,7 +118,7 @@ static int rt_device_of_context(CUcontext ctx)
 }
 
 /* Which of our devices is the driver's device `cu`; -1 if none. */
-static int rt_device_of_cu(CUdevice cu)
+int rt_device_of_cu(CUdevice cu)
 {
     for (int i = 0; i < rt_device_count; i++)
         if (rt_devices[i].cu == cu)

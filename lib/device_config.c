@@ -230,12 +230,11 @@ RT_API cudaError_t cudaDeviceGetByPCIBusId(int *device, const char *pciBusId)
     e = rt_error_from_cu(rt_drv.cuDeviceGetByPCIBusId(&cu, pciBusId));
     if (e != cudaSuccess)
         RT_RETURN(e);
-    for (int i = 0; i < rt_device_count; i++)
-        if (rt_devices[i].cu == cu) {
-            *device = i;
-            return cudaSuccess;
-        }
-    RT_RETURN(cudaErrorInvalidDevice);
+    int index = rt_device_of_cu(cu);
+    if (index < 0)
+        RT_RETURN(cudaErrorInvalidDevice);
+    *device = index;
+    return cudaSuccess;
 }
 
 /* The rule (NVIDIA does not document its own): only the compute capability of *prop counts.

@@ -229,6 +229,8 @@ cudaError_t rt_context_enter(rt_device **out);
 /* Retains d's primary context (if it is not active) without making it current; modules that
  * load with a context (managed variables, EAGER) are loaded into it. */
 cudaError_t rt_device_activate(rt_device *d);
+/* Which of our devices (rt_devices index) is the driver's device `cu`; -1 if none. */
+int rt_device_of_cu(CUdevice cu);
 
 /* Records a sticky error when e is one: against device d, whose context was current for the
  * call, or against the context the error really came from when d's is healthy (a stream, event

@@ -197,11 +197,9 @@ static CUresult rt_launch_on_stream_device(rt_kernel *k, rt_device *current, CUs
     if (!s || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD ||
         rt_drv.cuStreamGetDevice(s, &cu) != CUDA_SUCCESS)
         return CUDA_ERROR_INVALID_HANDLE;
-    rt_device *d = NULL;
-    for (int i = 0; i < rt_device_count; i++)
-        if (rt_devices[i].cu == cu && &rt_devices[i] != current)
-            d = &rt_devices[i];
-    if (!d || rt_device_activate(d) != cudaSuccess)
+    int index = rt_device_of_cu(cu);
+    rt_device *d = index >= 0 ? &rt_devices[index] : NULL;
+    if (!d || d == current || rt_device_activate(d) != cudaSuccess)
         return CUDA_ERROR_INVALID_HANDLE;
     CUcontext mine = NULL;
     rt_drv.cuCtxGetCurrent(&mine);

@@ -319,11 +319,10 @@ static cudaError_t rt_stream_get_device(cudaStream_t stream, int *device, bool p
     e = rt_driver_result(d, rt_drv.cuStreamGetDevice(rt_stream(stream, per_thread), &cu));
     if (e != cudaSuccess)
         return e;
-    for (int i = 0; i < rt_device_count; i++) {
-        if (rt_devices[i].cu == cu) {
-            *device = i;
-            return cudaSuccess;
-        }
+    int index = rt_device_of_cu(cu);
+    if (index >= 0) {
+        *device = index;
+        return cudaSuccess;
     }
     RT_TRACE("cudaStreamGetDevice: the driver answered CUdevice %d, not one of ours", (int)cu);
     return cudaErrorInvalidDevice;
