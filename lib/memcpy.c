@@ -246,9 +246,7 @@ RT_API cudaError_t cudaMemset3DAsync_ptsz(struct cudaPitchedPtr pitchedDevPtr, i
 
 /* ---- 3D copies ------------------------------------------------------------------------------ */
 
-/* Bytes per element of a CUDA array (format size times channels), or 0 for a format whose
- * elements are not whole bytes per texel (block-compressed, planar YUV). */
-static size_t rt_array_element_size(const CUDA_ARRAY3D_DESCRIPTOR *desc)
+size_t rt_array_element_size(const CUDA_ARRAY3D_DESCRIPTOR *desc)
 {
     size_t component;
     switch (desc->Format) {

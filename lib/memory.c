@@ -285,9 +285,7 @@ static cudaError_t rt_symbol_span(const void *symbol, size_t count, size_t offse
     return cudaSuccess;
 }
 
-/* The device address of [symbol + offset, + count) for a copy to (to_symbol) or from it,
- * after checking that the kind names the device on the symbol's side. */
-static cudaError_t rt_symbol_side(const void *symbol, size_t count, size_t offset,
+cudaError_t rt_symbol_side(const void *symbol, size_t count, size_t offset,
                                   enum cudaMemcpyKind kind, bool to_symbol, CUdeviceptr *out)
 {
     enum cudaMemcpyKind other_side = to_symbol ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;

@@ -21,6 +21,16 @@ static inline CUdeviceptr rt_dptr(const void *p)
     return (CUdeviceptr)(uintptr_t)p;
 }
 
+/* memory.c: the device address of [symbol + offset, + count) on the current device for a copy
+ * to (to_symbol) or from a __device__/__constant__ variable, after checking that the kind names
+ * the device on the symbol's side. */
+cudaError_t rt_symbol_side(const void *symbol, size_t count, size_t offset,
+                           enum cudaMemcpyKind kind, bool to_symbol, CUdeviceptr *out);
+
+/* memcpy.c: bytes per element of a CUDA array (format size times channels), or 0 for a format
+ * whose elements are not whole bytes per texel (block-compressed, planar YUV). */
+size_t rt_array_element_size(const CUDA_ARRAY3D_DESCRIPTOR *desc);
+
 
 RT_API cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t count,
                                         enum cudaMemcpyKind kind, cudaStream_t stream);

@@ -7,6 +7,10 @@
  * cuuint64_t, depending on the attribute) pass through untouched.  Allocations from pools are not
  * freed by cudaDeviceReset (reference/SEMANTICS.md 1.9): the runtime keeps no list of them.
  *
+ * Graphs allocate from a pool of their own per device (memory allocation nodes, graph_nodes.c):
+ * cudaDeviceGetGraphMemAttribute reports its use, cudaDeviceGraphMemTrim gives back what no
+ * executable graph holds.
+ *
  * In the _ptsz variants stream 0 means the thread's per-thread stream.
  */
 #include "graph.h"
@@ -18,6 +22,8 @@ _Static_assert(sizeof(struct cudaMemAccessDesc) == sizeof(CUmemAccessDesc),
 _Static_assert(sizeof(struct cudaMemLocation) == sizeof(CUmemLocation), "locations differ");
 _Static_assert((int)cudaMemPoolAttrUsedMemHigh == (int)CU_MEMPOOL_ATTR_USED_MEM_HIGH,
                "pool attributes differ");
+_Static_assert((int)cudaGraphMemAttrReservedMemHigh == (int)CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH,
+               "graph memory attributes differ");
 
 /* ---- the stream-ordered allocator ------------------------------------------------------------ */
 
@@ -86,7 +92,7 @@ RT_API cudaError_t cudaFreeAsync_ptsz(void *devPtr, cudaStream_t hStream)
 
 /* Enters the thread's context and checks a device ordinal: cudaErrorInvalidDevice when it names
  * no device. */
-static cudaError_t rt_pool_device(int device, rt_device **current, rt_device **target)
+cudaError_t rt_pool_device(int device, rt_device **current, rt_device **target)
 {
     cudaError_t e = rt_context_enter(current);
     if (e != cudaSuccess)
@@ -220,5 +226,44 @@ RT_API cudaError_t cudaMemPoolGetAccess(enum cudaMemAccessFlags *flags, cudaMemP
                                                      (CUmemLocation *)location));
     if (e == cudaSuccess)
         *flags = (enum cudaMemAccessFlags)cu_flags;
+    RT_RETURN(e);
+}
+
+/* ---- the graph memory pool ------------------------------------------------------------------ */
+
+/* Every attribute's value is a cuuint64_t (an unsigned long long in the runtime's words). */
+RT_API cudaError_t cudaDeviceGetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr,
+                                                  void *value)
+{
+    if (!value)
+        RT_RETURN(cudaErrorInvalidValue);
+    rt_device *d, *target;
+    cudaError_t e = rt_pool_device(device, &d, &target);
+    if (e == cudaSuccess)
+        e = rt_driver_result(d, rt_drv.cuDeviceGetGraphMemAttribute(
+                                    target->cu, (CUgraphMem_attribute)attr, value));
+    RT_RETURN(e);
+}
+
+/* Only the high watermarks can be set, and only to 0 (a reset). */
+RT_API cudaError_t cudaDeviceSetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr,
+                                                  void *value)
+{
+    if (!value)
+        RT_RETURN(cudaErrorInvalidValue);
+    rt_device *d, *target;
+    cudaError_t e = rt_pool_device(device, &d, &target);
+    if (e == cudaSuccess)
+        e = rt_driver_result(d, rt_drv.cuDeviceSetGraphMemAttribute(
+                                    target->cu, (CUgraphMem_attribute)attr, value));
+    RT_RETURN(e);
+}
+
+RT_API cudaError_t cudaDeviceGraphMemTrim(int device)
+{
+    rt_device *d, *target;
+    cudaError_t e = rt_pool_device(device, &d, &target);
+    if (e == cudaSuccess)
+        e = rt_driver_result(d, rt_drv.cuDeviceGraphMemTrim(target->cu));
     RT_RETURN(e);
 }

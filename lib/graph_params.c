@@ -1,0 +1,360 @@
+/*
+ * graph_params.c - a node's parameters as the runtime gives them, translated to the driver's and
+ * back.  Most node kinds have the driver's layout already (checked below) and pass through; the
+ * ones that differ:
+ *
+ *   cudaKernelNodeParams  func is a host stub (or a cudaKernel_t): resolved to the CUfunction of
+ *                         the current device, as a launch would; GetParams maps it back
+ *   cudaMemcpy3DParms     becomes CUDA_MEMCPY3D: the memory type of a pointer side follows the
+ *                         copy kind, and an array side counts elements, so positions and widths
+ *                         are scaled by the array's element size (and scaled back on the way out)
+ *   cudaMemsetParams      becomes CUDA_MEMSET_NODE_PARAMS (a CUdeviceptr, and a context)
+ *   cudaGraphNodeParams   the generic form: a union of the above per node type, with a context
+ *                         added where the driver's struct has one
+ */
+#include <string.h>
+
+#include "function.h"
+#include "graph.h"
+#include "memory.h"
+
+_Static_assert(sizeof(struct cudaGraphNodeParams) == sizeof(CUgraphNodeParams),
+               "generic node parameters differ");
+_Static_assert(offsetof(struct cudaGraphNodeParams, kernel) == offsetof(CUgraphNodeParams, kernel),
+               "generic node parameters differ in layout");
+_Static_assert(sizeof(struct cudaHostNodeParams) == sizeof(CUDA_HOST_NODE_PARAMS),
+               "host node parameters differ");
+_Static_assert(sizeof(struct cudaMemsetParams) == sizeof(CUDA_MEMSET_NODE_PARAMS),
+               "memset node parameters differ");
+_Static_assert(sizeof(struct cudaChildGraphNodeParams) == sizeof(CUDA_CHILD_GRAPH_NODE_PARAMS),
+               "child graph node parameters differ");
+_Static_assert(sizeof(struct cudaMemAllocNodeParamsV2) == sizeof(CUDA_MEM_ALLOC_NODE_PARAMS_v2) &&
+                   offsetof(struct cudaMemAllocNodeParamsV2, dptr) ==
+                       offsetof(CUDA_MEM_ALLOC_NODE_PARAMS_v2, dptr),
+               "memory allocation node parameters differ");
+_Static_assert(sizeof(struct cudaExternalSemaphoreSignalNodeParamsV2) ==
+                       sizeof(CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2) &&
+                   sizeof(struct cudaExternalSemaphoreSignalParams) ==
+                       sizeof(CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS) &&
+                   sizeof(struct cudaExternalSemaphoreWaitParams) ==
+                       sizeof(CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS),
+               "external semaphore node parameters differ");
+_Static_assert(offsetof(struct cudaConditionalNodeParams, phGraph_out) ==
+                   offsetof(CUDA_CONDITIONAL_NODE_PARAMS, phGraph_out),
+               "conditional node parameters differ");
+_Static_assert((int)cudaGraphNodeTypeConditional == (int)CU_GRAPH_NODE_TYPE_CONDITIONAL &&
+                   (int)cudaGraphNodeTypeMemFree == (int)CU_GRAPH_NODE_TYPE_MEM_FREE,
+               "node types differ");
+
+/* ---- kernels -------------------------------------------------------------------------------- */
+
+cudaError_t rt_graph_kernel_params(const struct cudaKernelNodeParams *p, rt_device *d,
+                                   CUDA_KERNEL_NODE_PARAMS *out)
+{
+    if (!p)
+        return cudaErrorInvalidValue;
+    rt_kernel *k = rt_kernel_find(p->func);
+    if (!k) {
+        /* The answers NVIDIA's runtime gives a launch of an unregistered pointer or of NULL. */
+        RT_TRACE("kernel node: %p is not a registered kernel", p->func);
+        return rt_kernel_unknown(p->func);
+    }
+    rt_kernel_dev *kd;
+    cudaError_t e = rt_kernel_resolve(k, d, &kd);
+    if (e == cudaSuccess)
+        e = rt_function_apply(k, d, kd);     /* cudaFuncSetAttribute's settings, per device */
+    if (e != cudaSuccess)
+        return e;
+    memset(out, 0, sizeof *out);
+    out->func = atomic_load_explicit(&kd->function, memory_order_relaxed);
+    out->gridDimX = p->gridDim.x;
+    out->gridDimY = p->gridDim.y;
+    out->gridDimZ = p->gridDim.z;
+    out->blockDimX = p->blockDim.x;
+    out->blockDimY = p->blockDim.y;
+    out->blockDimZ = p->blockDim.z;
+    out->sharedMemBytes = p->sharedMemBytes;
+    out->kernelParams = p->kernelParams;
+    out->extra = p->extra;
+    return cudaSuccess;
+}
+
+struct rt_function_search {
+    CUfunction function;
+    size_t slot;
+    const void *host_fun;
+};
+
+static void rt_function_search_module(rt_module *m, void *user)
+{
+    struct rt_function_search *s = user;
+    for (rt_kernel *k = m->kernels; k && !s->host_fun; k = k->next) {
+        rt_kernel_dev *devs = atomic_load_explicit(&k->dev, memory_order_acquire);
+        if (devs && devs[s->slot].generation &&
+            atomic_load_explicit(&devs[s->slot].function, memory_order_acquire) == s->function)
+            s->host_fun = k->host_fun;
+    }
+}
+
+void rt_graph_kernel_params_back(const CUDA_KERNEL_NODE_PARAMS *in, rt_device *d,
+                                 struct cudaKernelNodeParams *out)
+{
+    /* The host stub registered for the CUfunction is the runtime's name for the kernel, which
+     * is what users compare with their own kernel pointers.  A kernel that was not registered
+     * with this runtime (captured from a library, say) keeps the driver's handle: the only name
+     * it has. */
+    struct rt_function_search s = { in->func, rt_slot_index(d), NULL };
+    if (in->func)
+        rt_module_foreach(rt_function_search_module, &s);
+    out->func = s.host_fun ? (void *)s.host_fun : (void *)in->func;
+    out->gridDim = (dim3){ in->gridDimX, in->gridDimY, in->gridDimZ };
+    out->blockDim = (dim3){ in->blockDimX, in->blockDimY, in->blockDimZ };
+    out->sharedMemBytes = in->sharedMemBytes;
+    out->kernelParams = in->kernelParams;
+    out->extra = in->extra;
+}
+
+/* ---- copies --------------------------------------------------------------------------------- */
+
+/* The element size of an array operand, for positions and widths counted in elements. */
+static cudaError_t rt_graph_array_element(CUarray array, size_t *element)
+{
+    CUDA_ARRAY3D_DESCRIPTOR desc;
+    cudaError_t e = rt_error_from_cu(rt_drv.cuArray3DGetDescriptor(&desc, array));
+    if (e != cudaSuccess)
+        return e;
+    *element = rt_array_element_size(&desc);
+    if (*element == 0) {
+        RT_TRACE("memcpy node: array format 0x%x: copies of it not implemented",
+                 (unsigned)desc.Format);
+        return cudaErrorNotSupported;
+    }
+    return cudaSuccess;
+}
+
+/* One side of a copy: an array, or a pitched pointer whose memory type follows the copy kind as
+ * cudaMemcpy3D's does in NVIDIA's runtime (a host side is host memory even when the pointer is
+ * registered, so that the driver takes the kind at its word). */
+static void rt_copy_side(cudaArray_t array, const struct cudaPitchedPtr *ptr,
+                         const struct cudaPos *pos, size_t element, CUmemorytype pointer_type,
+                         CUmemorytype *type, const void **host, CUdeviceptr *device,
+                         CUarray *cu_array, size_t *x, size_t *y, size_t *z, size_t *pitch,
+                         size_t *height)
+{
+    if (array) {
+        *type = CU_MEMORYTYPE_ARRAY;
+        *cu_array = (CUarray)array;
+        *x = pos->x * element;
+    } else {
+        *type = pointer_type;
+        if (pointer_type == CU_MEMORYTYPE_HOST)
+            *host = ptr->ptr;
+        else
+            *device = rt_dptr(ptr->ptr);
+        *pitch = ptr->pitch;
+        *height = ptr->ysize;
+        *x = pos->x;
+    }
+    *y = pos->y;
+    *z = pos->z;
+}
+
+cudaError_t rt_graph_memcpy_params(const struct cudaMemcpy3DParms *p, CUDA_MEMCPY3D *out)
+{
+    if (!p)
+        return cudaErrorInvalidValue;
+    CUmemorytype src_type, dst_type;
+    switch (p->kind) {
+    case cudaMemcpyHostToHost: src_type = dst_type = CU_MEMORYTYPE_HOST; break;
+    case cudaMemcpyHostToDevice:
+        src_type = CU_MEMORYTYPE_HOST, dst_type = CU_MEMORYTYPE_DEVICE;
+        break;
+    case cudaMemcpyDeviceToHost:
+        src_type = CU_MEMORYTYPE_DEVICE, dst_type = CU_MEMORYTYPE_HOST;
+        break;
+    case cudaMemcpyDeviceToDevice: src_type = dst_type = CU_MEMORYTYPE_DEVICE; break;
+    case cudaMemcpyDefault: src_type = dst_type = CU_MEMORYTYPE_UNIFIED; break;
+    default: return cudaErrorInvalidMemcpyDirection;
+    }
+    if ((p->srcArray && p->srcPtr.ptr) || (p->dstArray && p->dstPtr.ptr))
+        return cudaErrorInvalidValue;
+    /* When both sides are arrays they share a format, as for cudaMemcpy3D. */
+    size_t element = 1;
+    cudaArray_t array = p->srcArray ? p->srcArray : p->dstArray;
+    if (array) {
+        cudaError_t e = rt_graph_array_element((CUarray)array, &element);
+        if (e != cudaSuccess)
+            return e;
+    }
+    memset(out, 0, sizeof *out);
+    rt_copy_side(p->srcArray, &p->srcPtr, &p->srcPos, element, src_type, &out->srcMemoryType,
+                 &out->srcHost, &out->srcDevice, &out->srcArray, &out->srcXInBytes, &out->srcY,
+                 &out->srcZ, &out->srcPitch, &out->srcHeight);
+    const void *dst_host = NULL;
+    rt_copy_side(p->dstArray, &p->dstPtr, &p->dstPos, element, dst_type, &out->dstMemoryType,
+                 &dst_host, &out->dstDevice, &out->dstArray, &out->dstXInBytes, &out->dstY,
+                 &out->dstZ, &out->dstPitch, &out->dstHeight);
+    out->dstHost = (void *)dst_host;
+    out->WidthInBytes = p->extent.width * element;
+    out->Height = p->extent.height;
+    out->Depth = p->extent.depth;
+    return cudaSuccess;
+}
+
+/* A side as the runtime names it: whether it is host memory in the kind's terms, or unified. */
+static void rt_side_back(CUmemorytype type, const void *host, CUdeviceptr device, CUarray array,
+                         size_t x, size_t y, size_t z, size_t pitch, size_t height,
+                         size_t width, size_t element, cudaArray_t *array_out,
+                         struct cudaPitchedPtr *ptr, struct cudaPos *pos)
+{
+    *array_out = type == CU_MEMORYTYPE_ARRAY ? (cudaArray_t)array : NULL;
+    if (type == CU_MEMORYTYPE_ARRAY) {
+        *ptr = (struct cudaPitchedPtr){ NULL, 0, 0, 0 };
+        *pos = (struct cudaPos){ x / element, y, z };
+        return;
+    }
+    void *p = type == CU_MEMORYTYPE_HOST ? (void *)host : (void *)(uintptr_t)device;
+    *ptr = (struct cudaPitchedPtr){ p, pitch, width, height };
+    *pos = (struct cudaPos){ x, y, z };
+}
+
+cudaError_t rt_graph_memcpy_params_back(const CUDA_MEMCPY3D *c, struct cudaMemcpy3DParms *out)
+{
+    size_t element = 1;
+    CUarray array = c->srcMemoryType == CU_MEMORYTYPE_ARRAY   ? c->srcArray
+                    : c->dstMemoryType == CU_MEMORYTYPE_ARRAY ? c->dstArray
+                                                              : NULL;
+    if (array) {
+        cudaError_t e = rt_graph_array_element(array, &element);
+        if (e != cudaSuccess)
+            return e;
+    }
+    memset(out, 0, sizeof *out);
+    size_t width = c->WidthInBytes;
+    rt_side_back(c->srcMemoryType, c->srcHost, c->srcDevice, c->srcArray, c->srcXInBytes,
+                 c->srcY, c->srcZ, c->srcPitch, c->srcHeight, width, element, &out->srcArray,
+                 &out->srcPtr, &out->srcPos);
+    rt_side_back(c->dstMemoryType, c->dstHost, c->dstDevice, c->dstArray, c->dstXInBytes,
+                 c->dstY, c->dstZ, c->dstPitch, c->dstHeight, width, element, &out->dstArray,
+                 &out->dstPtr, &out->dstPos);
+    out->extent = (struct cudaExtent){ width / element, c->Height, c->Depth };
+    /* The kind, from the memory types the node was made with (rt_graph_memcpy_params). */
+    bool src_host = c->srcMemoryType == CU_MEMORYTYPE_HOST;
+    bool dst_host = c->dstMemoryType == CU_MEMORYTYPE_HOST;
+    if (c->srcMemoryType == CU_MEMORYTYPE_UNIFIED || c->dstMemoryType == CU_MEMORYTYPE_UNIFIED)
+        out->kind = cudaMemcpyDefault;
+    else
+        out->kind = src_host ? (dst_host ? cudaMemcpyHostToHost : cudaMemcpyHostToDevice)
+                             : (dst_host ? cudaMemcpyDeviceToHost : cudaMemcpyDeviceToDevice);
+    return cudaSuccess;
+}
+
+cudaError_t rt_graph_memcpy_1d(void *dst, const void *src, size_t count,
+                               enum cudaMemcpyKind kind, CUDA_MEMCPY3D *out)
+{
+    struct cudaMemcpy3DParms p;
+    memset(&p, 0, sizeof p);
+    p.srcPtr = (struct cudaPitchedPtr){ (void *)src, count, count, 1 };
+    p.dstPtr = (struct cudaPitchedPtr){ dst, count, count, 1 };
+    p.extent = (struct cudaExtent){ count, 1, 1 };
+    p.kind = kind;
+    return rt_graph_memcpy_params(&p, out);
+}
+
+cudaError_t rt_graph_memcpy_symbol(const void *symbol, const void *other, size_t count,
+                                   size_t offset, enum cudaMemcpyKind kind, bool to_symbol,
+                                   CUDA_MEMCPY3D *out)
+{
+    CUdeviceptr address = 0;
+    cudaError_t e = rt_symbol_side(symbol, count, offset, kind, to_symbol, &address);
+    if (e != cudaSuccess)
+        return e;
+    void *device = (void *)(uintptr_t)address;
+    return to_symbol ? rt_graph_memcpy_1d(device, other, count, kind, out)
+                     : rt_graph_memcpy_1d((void *)other, device, count, kind, out);
+}
+
+/* ---- sets ----------------------------------------------------------------------------------- */
+
+void rt_graph_memset_params(const struct cudaMemsetParams *p, CUDA_MEMSET_NODE_PARAMS *out)
+{
+    *out = (CUDA_MEMSET_NODE_PARAMS){
+        .dst = rt_dptr(p->dst),
+        .pitch = p->pitch,
+        .value = p->value,
+        .elementSize = p->elementSize,
+        .width = p->width,
+        .height = p->height,
+    };
+}
+
+void rt_graph_memset_params_back(const CUDA_MEMSET_NODE_PARAMS *in, struct cudaMemsetParams *out)
+{
+    *out = (struct cudaMemsetParams){
+        .dst = (void *)(uintptr_t)in->dst,
+        .pitch = in->pitch,
+        .value = in->value,
+        .elementSize = in->elementSize,
+        .width = in->width,
+        .height = in->height,
+    };
+}
+
+/* ---- the generic form ----------------------------------------------------------------------- */
+
+cudaError_t rt_graph_node_params(const struct cudaGraphNodeParams *p, rt_device *d,
+                                 CUgraphNodeParams *out)
+{
+    if (!p)
+        return cudaErrorInvalidValue;
+    /* Everything first, reserved fields and padding included: the driver checks that they are
+     * zero.  Then the members whose layout differs. */
+    memcpy(out, p, sizeof *out);
+    cudaError_t e = cudaSuccess;
+    CUcontext ctx = atomic_load_explicit(&d->context, memory_order_acquire);
+    switch (p->type) {
+    case cudaGraphNodeTypeKernel: {
+        CUDA_KERNEL_NODE_PARAMS k;
+        e = rt_graph_kernel_params((const struct cudaKernelNodeParams *)&p->kernel, d, &k);
+        if (e != cudaSuccess)
+            break;
+        memset(&out->kernel, 0, sizeof out->kernel);
+        memcpy(&out->kernel, &k, offsetof(CUDA_KERNEL_NODE_PARAMS_v3, kern));
+        out->kernel.ctx = ctx;
+        break;
+    }
+    case cudaGraphNodeTypeMemcpy: {
+        memset(&out->memcpy, 0, sizeof out->memcpy);
+        out->memcpy.flags = p->memcpy.flags;
+        out->memcpy.reserved = p->memcpy.reserved[0] | p->memcpy.reserved[1] |
+                               p->memcpy.reserved[2];
+        out->memcpy.copyCtx = ctx;
+        e = rt_graph_memcpy_params(&p->memcpy.copyParams, &out->memcpy.copyParams);
+        break;
+    }
+    case cudaGraphNodeTypeMemset: {
+        CUDA_MEMSET_NODE_PARAMS set;
+        rt_graph_memset_params((const struct cudaMemsetParams *)&p->memset, &set);
+        memset(&out->memset, 0, sizeof out->memset);
+        memcpy(&out->memset, &set, sizeof set);
+        out->memset.ctx = ctx;
+        break;
+    }
+    case cudaGraphNodeTypeConditional:
+        out->conditional.ctx = ctx;
+        break;
+    default:
+        /* host, child graph, event wait and record, external semaphores, allocation and free:
+         * the same layout as the driver's.  An unknown type is the driver's to refuse. */
+        break;
+    }
+    return e;
+}
+
+void rt_graph_node_params_outputs(const CUgraphNodeParams *in, struct cudaGraphNodeParams *out)
+{
+    if (in->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC)
+        out->alloc.dptr = (void *)(uintptr_t)in->alloc.dptr;
+    else if (in->type == CU_GRAPH_NODE_TYPE_CONDITIONAL)
+        out->conditional.phGraph_out = in->conditional.phGraph_out;
+}
