@@ -464,7 +464,9 @@ RT_API cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *pGraphNode, cudaGra
                                             size_t numDependencies,
                                             struct cudaMemAllocNodeParams *nodeParams)
 {
-    if (!pGraphNode || !nodeParams)
+    /* A count of access descriptors without the array: the driver would read through NULL
+     * (NVIDIA's runtime crashes there, H200). */
+    if (!pGraphNode || !nodeParams || (nodeParams->accessDescCount && !nodeParams->accessDescs))
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
     CUDA_MEM_ALLOC_NODE_PARAMS params;

@@ -343,6 +343,11 @@ cudaError_t rt_graph_node_params(const struct cudaGraphNodeParams *p, rt_device 
     case cudaGraphNodeTypeConditional:
         out->conditional.ctx = ctx;
         break;
+    case cudaGraphNodeTypeMemAlloc:
+        /* As cudaGraphAddMemAllocNode: a count without the array would be read through NULL. */
+        if (p->alloc.accessDescCount && !p->alloc.accessDescs)
+            e = cudaErrorInvalidValue;
+        break;
     default:
         /* host, child graph, event wait and record, external semaphores, allocation and free:
          * the same layout as the driver's.  An unknown type is the driver's to refuse. */
