@@ -5,6 +5,7 @@
 #
 # usage (from the repository root, on the GPU machine):   tests/gpu/run.sh
 # environment: OUT (where logs go; default build-gpurun/out), GPU_RUN_BUDGET_S (default 280),
+#              GPU_PROGRAMS (a subset of the programs, by name; default all),
 #              CUDA_HOME (default /usr/local/cuda), BENCH_ROUNDS (5), BENCH_LAUNCHES (20000).
 #
 # Steps, each recorded in the table instead of aborting the rest:
@@ -48,6 +49,8 @@ CONFORMANCE=$(cd "$G" && ls conf_*.cu stress_*.cu life_*.cu 2>/dev/null | grep -
               sed 's/\.cu$//' | tr '\n' ' ')
 PROGRAMS="vadd device struct_params big_params templates variables per_thread rdc multiarch
           ptx_only force_ptx errors oob $CONFORMANCE"
+# GPU_PROGRAMS="conf_graphs conf_graph_nodes ...": run only these (a quicker round on one area).
+PROGRAMS=${GPU_PROGRAMS:-$PROGRAMS}
 header_of() { sed -n "s|^// $2: *||p" "$G/$1.cu" | head -n 1; }
 libs_of() {
     case $1 in
