@@ -141,6 +141,9 @@ int fake_is_device_range(const unsigned char *p, size_t n);   /* inside one live
 int fake_is_retired(const void *p, size_t n);   /* touches freed device memory (kept reserved) */
 /* Inside one allocation or module global, or page-locked host memory (fake_memory.c). */
 int fake_is_device_reachable(const void *p, size_t n);
+/* cuMemcpy3D's copy (arrays included), with the lock held: a graph's memcpy node with an array
+ * operand runs through it. */
+CUresult fake_copy_3d(const CUDA_MEMCPY3D *c);
 CUresult fake_mem_alloc(CUdeviceptr *dptr, size_t bytes, int managed);
 
 /* Launches (with the lock held): validation, parameter packing, and the whole recorded launch
@@ -158,6 +161,40 @@ CUresult fake_launch_run(CUresult rc, CUfunction func, const unsigned grid[3],
 /* Streams (fake_stream.c): whether a stream handle is usable in the current context; 0, 0x1 and
  * 0x2 always are. */
 int fake_stream_is_valid(CUstream stream);
+/* Events (fake_stream.c): whether a handle is a live event; marking one recorded and complete
+ * as cuEventRecord does (a graph's event record node at launch). */
+int fake_event_is_live(CUevent event);
+void fake_event_mark_recorded(CUevent event);
+
+/* The lock without logging a call: for work done between entry points (a graph launch runs its
+ * nodes after fake_leave and takes the lock again for each one's bookkeeping). */
+void fake_lock(void);
+void fake_unlock(void);
+
+/* Graph allocations (fake_mempool.c): whether [p, p+n) lies inside one; they count as device
+ * memory. */
+int fake_gmem_contains(const unsigned char *p, size_t n);
+
+/* Stream capture (fake_capture.c), with the lock held.  Each fake_capture_<work> returns 1 when
+ * `stream` is capturing: the work became a node of the capture graph (or failed; *rc says) and
+ * must not run; 0 when the caller should do the work itself. */
+int fake_capture_kernel(CUstream stream, const CUDA_KERNEL_NODE_PARAMS *p, CUresult *rc);
+int fake_capture_copy(CUstream stream, const CUDA_MEMCPY3D *copy, CUresult *rc);
+int fake_capture_memset(CUstream stream, const CUDA_MEMSET_NODE_PARAMS *set, CUresult *rc);
+int fake_capture_host(CUstream stream, CUhostFn fn, void *user_data, CUresult *rc);
+int fake_capture_alloc(CUstream stream, CUdevice device, size_t bytes, CUdeviceptr *dptr,
+                       CUresult *rc);
+int fake_capture_free(CUstream stream, CUdeviceptr dptr, CUresult *rc);
+/* cuEventRecord(WithFlags): on a capturing stream, stores the capture's frontier in the event
+ * (or, with CU_EVENT_RECORD_EXTERNAL, adds an event record node); otherwise forgets any
+ * frontier the event held and returns 0. */
+int fake_capture_event_record(CUevent event, CUstream stream, unsigned flags, CUresult *rc);
+/* cuStreamWaitEvent: joins, merges or adds an event wait node (see fake_capture.c). */
+int fake_capture_wait_event(CUstream stream, CUevent event, CUresult *rc);
+/* A synchronous wait on a capturing stream, or on an event recorded in a capture, invalidates
+ * the capture: CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED; else CUDA_SUCCESS. */
+CUresult fake_capture_sync_stream(CUstream stream);
+CUresult fake_capture_sync_event(CUevent event);
 
 /* ---- per-area entry point tables ------------------------------------------------------------ */
 
@@ -174,6 +211,11 @@ extern const proc_entry fake_procs_stream[];     /* streams, events, callbacks (
 extern const proc_entry fake_procs_memory[];     /* host, managed, async and 2D/3D memory */
 extern const proc_entry fake_procs_array[];      /* arrays, textures, surfaces */
 extern const proc_entry fake_procs_function[];   /* function attributes, occupancy, launches */
-extern const proc_entry fake_procs_graph[];      /* graphs, capture, memory pools */
+extern const proc_entry fake_procs_graph[];      /* graphs, nodes, topology, user objects */
+extern const proc_entry fake_procs_graph_node[]; /* node parameters of every kind */
+extern const proc_entry fake_procs_graph_objects[]; /* conditional handles, user objects */
+extern const proc_entry fake_procs_graph_exec[]; /* executable graphs (fake_graph_exec.c) */
+extern const proc_entry fake_procs_capture[];    /* stream capture (fake_capture.c) */
+extern const proc_entry fake_procs_mempool[];    /* pools, async allocation, graph memory */
 
 #endif

@@ -358,6 +358,11 @@ static CUresult CUDAAPI f_cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t
         (!dst || !src || fake_is_retired((void *)(uintptr_t)dst, bytes) ||
          fake_is_retired((void *)(uintptr_t)src, bytes)))
         rc = CUDA_ERROR_INVALID_VALUE;
+    const CUDA_MEMCPY3D node = { .srcMemoryType = CU_MEMORYTYPE_UNIFIED, .srcDevice = src,
+                                 .dstMemoryType = CU_MEMORYTYPE_UNIFIED, .dstDevice = dst,
+                                 .WidthInBytes = bytes, .Height = 1, .Depth = 1 };
+    if (rc == CUDA_SUCCESS && fake_capture_copy(stream, &node, &rc))
+        return fake_leave(rc);                      /* a memcpy node of the capture */
     if (rc == CUDA_SUCCESS && bytes)
         memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, bytes);
     return fake_leave(rc);
@@ -374,6 +379,9 @@ static CUresult CUDAAPI f_cuMemsetD8Async(CUdeviceptr dst, unsigned char value, 
         rc = CUDA_ERROR_INVALID_HANDLE;
     if (rc == CUDA_SUCCESS && !fake_is_device_reachable((const void *)(uintptr_t)dst, count))
         rc = CUDA_ERROR_INVALID_VALUE;
+    const CUDA_MEMSET_NODE_PARAMS node = { dst, count, value, 1, count, 1 };
+    if (rc == CUDA_SUCCESS && fake_capture_memset(stream, &node, &rc))
+        return fake_leave(rc);                      /* a memset node of the capture */
     if (rc == CUDA_SUCCESS)
         memset((void *)(uintptr_t)dst, value, count);
     return fake_leave(rc);
@@ -398,6 +406,15 @@ static CUresult directed_copy(void *dst, const void *src, size_t bytes, int dst_
         (dst_device && !fake_is_device_reachable(dst, bytes)) ||
         (src_device && !fake_is_device_reachable(src, bytes)))
         return CUDA_ERROR_INVALID_VALUE;
+    const CUDA_MEMCPY3D node = {
+        .srcMemoryType = src_device ? CU_MEMORYTYPE_DEVICE : CU_MEMORYTYPE_HOST,
+        .srcHost = src, .srcDevice = (CUdeviceptr)(uintptr_t)src,
+        .dstMemoryType = dst_device ? CU_MEMORYTYPE_DEVICE : CU_MEMORYTYPE_HOST,
+        .dstHost = dst, .dstDevice = (CUdeviceptr)(uintptr_t)dst,
+        .WidthInBytes = bytes, .Height = 1, .Depth = 1,
+    };
+    if (async && fake_capture_copy(stream, &node, &rc))
+        return rc;                                  /* a memcpy node of the capture */
     memmove(dst, src, bytes);
     return CUDA_SUCCESS;
 }
@@ -476,6 +493,9 @@ static CUresult memset_2d(CUdeviceptr dst, size_t pitch, unsigned char value, si
     if (width > pitch || (height - 1) > (SIZE_MAX - width) / pitch ||
         !fake_is_device_reachable(p, (height - 1) * pitch + width))
         return CUDA_ERROR_INVALID_VALUE;
+    const CUDA_MEMSET_NODE_PARAMS node = { dst, pitch, value, 1, width, height };
+    if (fake_capture_memset(stream, &node, &rc))
+        return rc;                                  /* a memset node of the capture */
     for (size_t y = 0; y < height; y++)
         memset(p + y * pitch, value, width);
     return CUDA_SUCCESS;
@@ -590,13 +610,19 @@ static CUresult copy_3d(const CUDA_MEMCPY3D *c, CUstream stream)
     if (rc == CUDA_SUCCESS)
         rc = operand_box(&dst, c->dstMemoryType, c->dstXInBytes, c->dstY, c->dstZ,
                          c->WidthInBytes, c->Height, c->Depth, &d);
-    if (rc != CUDA_SUCCESS)
-        return rc;
+    if (rc != CUDA_SUCCESS || fake_capture_copy(stream, c, &rc))
+        return rc;                                  /* a memcpy node when capturing */
     for (size_t z = 0; z < c->Depth; z++)
         for (size_t y = 0; y < c->Height; y++)
             memmove(d + z * dst.pitch * dst.height + y * dst.pitch,
                     s + z * src.pitch * src.height + y * src.pitch, c->WidthInBytes);
     return CUDA_SUCCESS;
+}
+
+/* A graph's memcpy node with an array side, run with the lock held (fake_graph_exec.c). */
+CUresult fake_copy_3d(const CUDA_MEMCPY3D *c)
+{
+    return copy_3d(c, NULL);
 }
 
 static CUresult copy_2d(const CUDA_MEMCPY2D *c, CUstream stream)

@@ -84,6 +84,21 @@ static fake_event *fake_find_event(CUevent event)
     return NULL;
 }
 
+int fake_event_is_live(CUevent event)
+{
+    return fake_find_event(event) != NULL;
+}
+
+void fake_event_mark_recorded(CUevent event)
+{
+    fake_event *e = fake_find_event(event);
+    if (e) {
+        fake_clock_ms += FAKE_EVENT_TICK_MS;
+        e->recorded = 1;
+        e->stamp_ms = fake_clock_ms;
+    }
+}
+
 /* With the lock held: a special handle, or a live stream of the current context. */
 int fake_stream_is_valid(CUstream stream)
 {
@@ -203,6 +218,8 @@ static CUresult CUDAAPI f_cuStreamSynchronize(CUstream hStream)
     CUresult rc = fake_enter("cuStreamSynchronize", "stream=%p", (void *)hStream);
     if (rc == CUDA_SUCCESS)
         rc = fake_need_stream_any_context(hStream);
+    if (rc == CUDA_SUCCESS)
+        rc = fake_capture_sync_stream(hStream);     /* waiting on a capture invalidates it */
     return fake_leave(rc);
 }
 
@@ -211,6 +228,8 @@ static CUresult CUDAAPI f_cuStreamQuery(CUstream hStream)
     CUresult rc = fake_enter("cuStreamQuery", "stream=%p", (void *)hStream);
     if (rc == CUDA_SUCCESS)
         rc = fake_need_stream_any_context(hStream);
+    if (rc == CUDA_SUCCESS)
+        rc = fake_capture_sync_stream(hStream);
     return fake_leave(rc);
 }
 
@@ -224,6 +243,8 @@ static CUresult CUDAAPI f_cuStreamWaitEvent(CUstream hStream, CUevent hEvent, un
         rc = CUDA_ERROR_INVALID_HANDLE;
     if (rc == CUDA_SUCCESS && (flags & ~(unsigned)CU_EVENT_WAIT_EXTERNAL))
         rc = CUDA_ERROR_INVALID_VALUE;
+    if (rc == CUDA_SUCCESS)
+        fake_capture_wait_event(hStream, hEvent, &rc);    /* fork/join, or an event wait node */
     return fake_leave(rc);
 }
 
@@ -251,6 +272,8 @@ static CUresult CUDAAPI f_cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *
         rc = fake_need_stream(hStream, NULL);
     if (rc == CUDA_SUCCESS && !fn)
         rc = CUDA_ERROR_INVALID_VALUE;
+    if (rc == CUDA_SUCCESS && fake_capture_host(hStream, fn, userData, &rc))
+        return fake_leave(rc);                      /* a host node of the capture */
     fake_leave(rc);
     if (rc == CUDA_SUCCESS)
         fn(userData);
@@ -452,6 +475,8 @@ static CUresult fake_event_record(CUevent hEvent, CUstream hStream, unsigned fla
         rc = CUDA_ERROR_INVALID_HANDLE;
     if (rc == CUDA_SUCCESS && (flags & ~(unsigned)CU_EVENT_RECORD_EXTERNAL))
         rc = CUDA_ERROR_INVALID_VALUE;
+    if (rc == CUDA_SUCCESS && fake_capture_event_record(hEvent, hStream, flags, &rc))
+        return rc;                                  /* in a capture: nothing recorded now */
     if (rc == CUDA_SUCCESS) {
         fake_clock_ms += FAKE_EVENT_TICK_MS;
         e->recorded = 1;
@@ -487,6 +512,8 @@ static CUresult CUDAAPI f_cuEventQuery(CUevent hEvent)
         rc = fake_need_ctx(NULL);
     if (rc == CUDA_SUCCESS && !(e = fake_find_event(hEvent)))
         rc = CUDA_ERROR_INVALID_HANDLE;
+    if (rc == CUDA_SUCCESS)
+        rc = fake_capture_sync_event(hEvent);       /* recorded in a capture: invalidates it */
     if (rc == CUDA_SUCCESS && e->ctx->active)
         rc = e->ctx->poison;            /* an event of another, broken context */
     return fake_leave(rc);
@@ -500,6 +527,8 @@ static CUresult CUDAAPI f_cuEventSynchronize(CUevent hEvent)
         rc = fake_need_ctx(NULL);
     if (rc == CUDA_SUCCESS && !(e = fake_find_event(hEvent)))
         rc = CUDA_ERROR_INVALID_HANDLE;
+    if (rc == CUDA_SUCCESS)
+        rc = fake_capture_sync_event(hEvent);       /* recorded in a capture: invalidates it */
     if (rc == CUDA_SUCCESS && e->ctx->active)
         rc = e->ctx->poison;            /* an event of another, broken context */
     return fake_leave(rc);

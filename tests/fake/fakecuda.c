@@ -153,6 +153,18 @@ CUresult fake_leave(CUresult rc)
     return rc;
 }
 
+void fake_lock(void)
+{
+    unseen_begin();
+    pthread_mutex_lock(&fake_g.lock);
+}
+
+void fake_unlock(void)
+{
+    pthread_mutex_unlock(&fake_g.lock);
+    unseen_end();
+}
+
 static void add_failure(const char *name, unsigned nth, CUresult code)
 {
     fake_failure *f = calloc(1, sizeof *f);
@@ -267,9 +279,11 @@ int fake_is_retired(const void *p, size_t n)
     return 0;
 }
 
-/* Whether [p, p+n) lies inside one allocation or one module global. */
+/* Whether [p, p+n) lies inside one allocation, one graph allocation or one module global. */
 int fake_is_device_range(const unsigned char *p, size_t n)
 {
+    if (fake_gmem_contains(p, n))
+        return 1;
     for (size_t i = 0; i < fake_g.allocs.count; i++) {
         fake_alloc *a = fake_g.allocs.items[i];
         if (p >= a->ptr && p <= a->ptr + a->size && n <= (size_t)(a->ptr + a->size - p))
@@ -1003,6 +1017,15 @@ CUresult fake_launch_run(CUresult rc, CUfunction func, const unsigned grid[3],
         rc = CUDA_ERROR_INVALID_HANDLE;
     if (rc == CUDA_SUCCESS)
         rc = fake_launch_check_dims(k, grid, block, shm);
+    /* Into a capturing stream: a kernel node of the capture graph, not a launch (logged as a
+     * call, recorded in fake_g.launches only when the graph runs). */
+    const CUDA_KERNEL_NODE_PARAMS node = {
+        .func = func, .gridDimX = grid[0], .gridDimY = grid[1], .gridDimZ = grid[2],
+        .blockDimX = block[0], .blockDimY = block[1], .blockDimZ = block[2],
+        .sharedMemBytes = shm, .kernelParams = params, .extra = extra,
+    };
+    if (rc == CUDA_SUCCESS && fake_capture_kernel(stream, &node, &rc))
+        return fake_leave(rc);
     if (rc == CUDA_SUCCESS && (!(l = calloc(1, sizeof *l)) ||
                                !(l->params = calloc(k->param_size + 1, 1))))
         rc = CUDA_ERROR_OUT_OF_MEMORY;
@@ -1096,7 +1119,10 @@ FAKE_EXPORT CUresult CUDAAPI cuGetProcAddress_v2(const char *symbol, void **pfn,
     CUdriverProcAddressQueryResult found = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
     *pfn = NULL;
     const proc_entry *const tables[] = { procs, fake_procs_stream, fake_procs_memory,
-                                         fake_procs_array, fake_procs_function, fake_procs_graph };
+                                         fake_procs_array, fake_procs_function, fake_procs_graph,
+                                         fake_procs_graph_node, fake_procs_graph_objects,
+                                         fake_procs_graph_exec,
+                                         fake_procs_capture, fake_procs_mempool };
     for (size_t t = 0; t < sizeof tables / sizeof *tables; t++) {
         for (const proc_entry *p = tables[t]; p->name; p++) {
             if (strcmp(p->name, symbol) != 0)

@@ -75,7 +75,8 @@ typedef void (*fake_host_kernel)(const void *params, size_t size, const unsigned
     X(size_t, fake_live_allocations, (void))                                                \
     X(void, fake_dump_log, (void *file))                                                    \
     X(uintptr_t, fake_create_context, (int device))                                       \
-    X(void, fake_poison_context, (int device, int code))
+    X(void, fake_poison_context, (int device, int code))                                  \
+    X(void, fake_set_conditional, (uint64_t handle, unsigned value))
 
 #define FAKECUDA_DECLARE(ret, name, params) ret name params;
 FAKECUDA_API(FAKECUDA_DECLARE)
@@ -97,6 +98,10 @@ FAKECUDA_API(FAKECUDA_DECLARE)
  *   fake_poison_context: device's primary context (active) breaks with the sticky `code`, as a
  *     kernel fault there would leave it, whichever context is current: its calls, and waits on
  *     its streams and events from other contexts, answer `code` until it is reset.
+ *   fake_set_conditional: sets the value of a conditional handle (CUgraphConditionalHandle), as
+ *     cudaGraphSetConditional does from device code; meant for a host kernel implementation
+ *     that runs during a graph launch (the fake's lock is not held then), so that WHILE loops
+ *     end.  An unknown handle is ignored.
  */
 
 #endif
