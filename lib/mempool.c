@@ -231,32 +231,32 @@ RT_API cudaError_t cudaMemPoolGetAccess(enum cudaMemAccessFlags *flags, cudaMemP
 
 /* ---- the graph memory pool ------------------------------------------------------------------ */
 
-/* Every attribute's value is a cuuint64_t (an unsigned long long in the runtime's words). */
+/* Every attribute's value is a cuuint64_t (an unsigned long long in the runtime's words); only
+ * the high watermarks can be set, and only to 0 (a reset). */
+static cudaError_t rt_graph_mem_attribute(int device, enum cudaGraphMemAttributeType attr,
+                                          void *value, bool set)
+{
+    if (!value)
+        return cudaErrorInvalidValue;
+    rt_device *d, *target;
+    cudaError_t e = rt_pool_device(device, &d, &target);
+    if (e != cudaSuccess)
+        return e;
+    CUgraphMem_attribute a = (CUgraphMem_attribute)attr;
+    return rt_driver_result(d, set ? rt_drv.cuDeviceSetGraphMemAttribute(target->cu, a, value)
+                                   : rt_drv.cuDeviceGetGraphMemAttribute(target->cu, a, value));
+}
+
 RT_API cudaError_t cudaDeviceGetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr,
                                                   void *value)
 {
-    if (!value)
-        RT_RETURN(cudaErrorInvalidValue);
-    rt_device *d, *target;
-    cudaError_t e = rt_pool_device(device, &d, &target);
-    if (e == cudaSuccess)
-        e = rt_driver_result(d, rt_drv.cuDeviceGetGraphMemAttribute(
-                                    target->cu, (CUgraphMem_attribute)attr, value));
-    RT_RETURN(e);
+    RT_RETURN(rt_graph_mem_attribute(device, attr, value, false));
 }
 
-/* Only the high watermarks can be set, and only to 0 (a reset). */
 RT_API cudaError_t cudaDeviceSetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr,
                                                   void *value)
 {
-    if (!value)
-        RT_RETURN(cudaErrorInvalidValue);
-    rt_device *d, *target;
-    cudaError_t e = rt_pool_device(device, &d, &target);
-    if (e == cudaSuccess)
-        e = rt_driver_result(d, rt_drv.cuDeviceSetGraphMemAttribute(
-                                    target->cu, (CUgraphMem_attribute)attr, value));
-    RT_RETURN(e);
+    RT_RETURN(rt_graph_mem_attribute(device, attr, value, true));
 }
 
 RT_API cudaError_t cudaDeviceGraphMemTrim(int device)
