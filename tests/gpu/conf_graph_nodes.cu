@@ -18,14 +18,10 @@
 // Memory nodes, memcpy variants, graph memory attributes and a capture that inspects its own
 // graph: conf_graph_memory.cu.
 // Only results, counts, booleans (handle equals X) and error codes are printed.
-#include "gpu_check.h"
+#include "graph_conf.h"
 
 #include <atomic>
-#include <string.h>
 #include <unistd.h>
-
-#define N 256
-#define GRID ((N + 127) / 128)
 
 __global__ void add(int *p, int n, int v)
 {
@@ -60,90 +56,12 @@ __global__ void set_condition(cudaGraphConditionalHandle h, const int *flag)
         cudaGraphSetConditional(h, (unsigned)*flag);
 }
 
-static int ok = 1;
-
-static void probe(const char *what, cudaError_t e)
-{
-    cudaError_t last = cudaGetLastError();
-    printf("%-56s -> " ERR_FMT ", last error " ERR_FMT "\n", what, ERR_ARGS(e), ERR_ARGS(last));
-}
-
-/* Every element of d equals want. */
-static void expect_all(const char *what, const int *d, int want)
-{
-    static int h[N];
-    CHECK(cudaDeviceSynchronize());
-    CHECK(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
-    long long sum = 0;
-    int bad = 0;
-    for (int i = 0; i < N; i++) {
-        sum += h[i];
-        bad += h[i] != want;
-    }
-    printf("%-56s: sum %lld, %d wrong (want %d each)\n", what, sum, bad, want);
-    ok &= bad == 0;
-}
-
 static int read_int(const int *d)
 {
     int v = 0;
     CHECK(cudaDeviceSynchronize());
     CHECK(cudaMemcpy(&v, d, sizeof v, cudaMemcpyDeviceToHost));
     return v;
-}
-
-static size_t node_count(cudaGraph_t g)
-{
-    size_t n = 0;
-    CHECK(cudaGraphGetNodes(g, NULL, &n));
-    return n;
-}
-
-static size_t edge_count(cudaGraph_t g)
-{
-    size_t n = 0;
-    CHECK(cudaGraphGetEdges(g, NULL, NULL, NULL, &n));
-    return n;
-}
-
-static const char *type_name(cudaGraphNodeType t)
-{
-    static const char *const names[] = {"kernel", "memcpy", "memset", "host", "graph", "empty",
-                                        "wait_event", "event_record", "ext_sem_signal",
-                                        "ext_sem_wait", "mem_alloc", "mem_free", "?12",
-                                        "conditional"};
-    return (unsigned)t < sizeof names / sizeof names[0] ? names[t] : "?";
-}
-
-static cudaGraphNodeType type_of(cudaGraphNode_t node)
-{
-    cudaGraphNodeType t = cudaGraphNodeTypeCount;
-    CHECK(cudaGraphNodeGetType(node, &t));
-    return t;
-}
-
-// "what: N nodes: kernel 2, memset 1, ..." in type order.
-static void print_types(const char *what, cudaGraph_t g)
-{
-    cudaGraphNode_t nodes[64];
-    size_t n = 64;
-    CHECK(cudaGraphGetNodes(g, nodes, &n));
-    int count[cudaGraphNodeTypeCount + 1] = {0};
-    for (size_t i = 0; i < n; i++)
-        count[type_of(nodes[i])]++;
-    printf("%s: %zu nodes:", what, n);
-    for (int t = 0; t <= cudaGraphNodeTypeCount; t++)
-        if (count[t])
-            printf(" %s %d", type_name((cudaGraphNodeType)t), count[t]);
-    printf("\n");
-}
-
-static bool contains(const cudaGraphNode_t *nodes, size_t n, cudaGraphNode_t want)
-{
-    for (size_t i = 0; i < n; i++)
-        if (nodes[i] == want)
-            return true;
-    return false;
 }
 
 static cudaGraphNodeParams params_of(cudaGraphNodeType type)
@@ -242,7 +160,7 @@ static void generic_nodes(void)
     p = params_of(cudaGraphNodeTypeEventRecord);
     p.eventRecord.event = rec;
     CHECK(cudaGraphAddNode(&record, g, &join, NULL, 1, &p));
-    print_types("generic graph", g);
+    print_types("generic graph", g, cudaGraphNodeTypeCount);
     printf("generic graph: %zu edges\n", edge_count(g));
     cudaGraphNode_t all[8] = {wait, set, kern, copy, host, sub, join, record};
     for (int i = 0; i < 8; i++)

@@ -3,11 +3,7 @@
 // clone, and invalid-argument probes.  Only results, counts and error codes are printed.
 // Capture runs on cudaStreamPerThread (the legacy stream cannot be captured), so that the
 // program needs no stream API beyond graphs.
-#include "gpu_check.h"
-
-#include <string.h>
-
-#define N 256
+#include "graph_conf.h"
 
 __global__ void add_one(int *p, int n)
 {
@@ -21,37 +17,6 @@ __global__ void scale(int *p, int n, int factor)
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n)
         p[i] *= factor;
-}
-
-static int ok = 1;
-
-static void probe(const char *what, cudaError_t e)
-{
-    cudaError_t last = cudaGetLastError();
-    printf("%-52s -> " ERR_FMT ", last error " ERR_FMT "\n", what, ERR_ARGS(e), ERR_ARGS(last));
-}
-
-/* Every element of d equals want. */
-static void expect_all(const char *what, const int *d, int want)
-{
-    static int h[N];
-    CHECK(cudaDeviceSynchronize());
-    CHECK(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
-    long long sum = 0;
-    int bad = 0;
-    for (int i = 0; i < N; i++) {
-        sum += h[i];
-        bad += h[i] != want;
-    }
-    printf("%-52s: sum %lld, %d wrong (want %d each)\n", what, sum, bad, want);
-    ok &= bad == 0;
-}
-
-static size_t node_count(cudaGraph_t g)
-{
-    size_t n = 0;
-    CHECK(cudaGraphGetNodes(g, NULL, &n));
-    return n;
 }
 
 static void host_count(void *user)

@@ -4,27 +4,11 @@
  * kernels), and the error paths (returned code and last error).  One test per process run:
  * the program takes the test's name.
  */
-#include "e2e.h"
+#include "graph_test.h"
 
 #include <stdio.h>
 
-const void *graph_add_one(void);
-const void *graph_scale(void);
-
-#define N 8
-
 /* ---- helpers -------------------------------------------------------------------------------- */
-
-static void host_add_one(const void *params, size_t size, const unsigned grid[3],
-                         const unsigned block[3])
-{
-    (void)size, (void)grid, (void)block;
-    int *p = NULL, n = 0;
-    memcpy(&p, params, sizeof p);
-    memcpy(&n, (const char *)params + 8, sizeof n);
-    for (int i = 0; i < n; i++)
-        p[i] += 1;
-}
 
 static void host_scale(const void *params, size_t size, const unsigned grid[3],
                        const unsigned block[3])
@@ -75,19 +59,6 @@ static struct cudaKernelNodeParams add_one_params(void **args)
     return p;
 }
 
-static int *device_ints(void)
-{
-    int *d = NULL;
-    assert_cuda(cudaMalloc((void **)&d, N * sizeof(int)), cudaSuccess);
-    return d;
-}
-
-static void host_mark(void *user)
-{
-    int *calls = user;
-    (*calls)++;
-}
-
 /* memset(a, 5) -> add_one(a) -> copy a to b -> host callback: each launch leaves b = 6. */
 typedef struct chain {
     cudaGraph_t graph;
@@ -124,22 +95,6 @@ static void chain_free(chain *c)
     assert_cuda(cudaGraphDestroy(c->graph), cudaSuccess);
     assert_cuda(cudaFree(c->a), cudaSuccess);
     assert_cuda(cudaFree(c->b), cudaSuccess);
-}
-
-static void assert_all(const int *d, int value)
-{
-    int h[N];
-    assert_cuda(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost), cudaSuccess);
-    for (int i = 0; i < N; i++)
-        assert_int_equal(h[i], value);
-}
-
-static void launch_once(cudaGraph_t graph)
-{
-    cudaGraphExec_t exec = NULL;
-    assert_cuda(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
-    assert_cuda(cudaGraphLaunch(exec, 0), cudaSuccess);
-    assert_cuda(cudaGraphExecDestroy(exec), cudaSuccess);
 }
 
 /* ---- explicit graphs ------------------------------------------------------------------------ */

@@ -7,29 +7,12 @@
  * error paths from the returned code and the last error.  One test per process run: the program
  * takes the test's name.
  */
-#include "e2e.h"
+#include "graph_test.h"
 
 #include <stdio.h>
 
-const void *graph_add_one(void);
-const void *graph_scale(void);
-const void *graph_countdown(void);
-const void *graph_table_symbol(void);
-
-#define N 8
 
 /* ---- helpers -------------------------------------------------------------------------------- */
-
-static void host_add_one(const void *params, size_t size, const unsigned grid[3],
-                         const unsigned block[3])
-{
-    (void)size, (void)grid, (void)block;
-    int *p = NULL, n = 0;
-    memcpy(&p, params, sizeof p);
-    memcpy(&n, (const char *)params + 8, sizeof n);
-    for (int i = 0; i < n; i++)
-        p[i] += 1;
-}
 
 /* countdown(int *left, cudaGraphConditionalHandle handle): what the device code does, with the
  * fake's stand-in for cudaGraphSetConditional. */
@@ -54,40 +37,11 @@ static int setup(void **state)
     return 0;
 }
 
-static int *device_ints(void)
-{
-    int *d = NULL;
-    assert_cuda(cudaMalloc((void **)&d, N * sizeof(int)), cudaSuccess);
-    return d;
-}
-
-static void assert_all(const int *d, int value)
-{
-    int h[N];
-    assert_cuda(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost), cudaSuccess);
-    for (int i = 0; i < N; i++)
-        assert_int_equal(h[i], value);
-}
-
-static void launch_once(cudaGraph_t graph)
-{
-    cudaGraphExec_t exec = NULL;
-    assert_cuda(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
-    assert_cuda(cudaGraphLaunch(exec, 0), cudaSuccess);
-    assert_cuda(cudaStreamSynchronize(0), cudaSuccess);
-    assert_cuda(cudaGraphExecDestroy(exec), cudaSuccess);
-}
-
 static enum cudaGraphNodeType type_of(cudaGraphNode_t node)
 {
     enum cudaGraphNodeType type = cudaGraphNodeTypeCount;
     assert_cuda(cudaGraphNodeGetType(node, &type), cudaSuccess);
     return type;
-}
-
-static void host_mark(void *user)
-{
-    (*(int *)user)++;
 }
 
 static struct cudaGraphNodeParams kernel_node(const void *func, unsigned block, void **args)
