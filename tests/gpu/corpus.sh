@@ -305,10 +305,12 @@ while IFS='|' read -r name where srcs mode libs extra data args; do
     t0=$SECONDS
     nv=$(run_variant "$name" nvidia "$args")
     t1=$SECONDS
+    t_mc=$t1
     if [ "${MODE[$name]}" = drv ]; then
         mc=n/a; sw=n/a; served=n/a
     else
         mc=$(run_variant "$name" minicudart "$args")
+        t_mc=$SECONDS
         sw=$(run_variant "$name" swap "$args")
         served=$(grep -c '^minicudart: ' "$W/run/$name.swap.err" 2>/dev/null)
         served=${served:-0}
@@ -350,7 +352,7 @@ while IFS='|' read -r name where srcs mode libs extra data args; do
         grep -m3 -E '^minicudart: .*(error|fail|not implemented)' "$W/run/$name.swap.err" 2>/dev/null
     fi
     rows+=("$(printf '%-24s %-5s %-7s %-10s %-5s %-7s %-6s %-8s %-34s %s' "$name" "${MODE[$name]}" "$nv" \
-        "$mc" "$sw" "$served" "$same_lines" "$((t1 - t0))/$((t2 - t1))s" "$verdict" "$res")")
+        "$mc" "$sw" "$served" "$same_lines" "$((t1 - t0))/$((t_mc - t1))/$((t2 - t_mc))s" "$verdict" "$res")")
 done <<<"$PROGRAMS"
 tar -C "$W" -czf "$W/logs.tar.gz" logs run 2>/dev/null
 [ -n "${OUT:-}" ] && mkdir -p "$OUT" && cp "$W/logs.tar.gz" "$OUT/corpus_logs.tar.gz" 2>/dev/null
@@ -358,7 +360,7 @@ tar -C "$W" -czf "$W/logs.tar.gz" logs run 2>/dev/null
 echo
 echo "== public corpus on minicudart ($((SECONDS - START))s; logs in $W/logs.tar.gz)"
 printf '%-24s %-5s %-7s %-10s %-5s %-7s %-6s %-8s %-34s %s\n' program mode NVIDIA minicudart swap traced \
-    equal "time" "verdict line (minicudart)" result
+    equal "s:nv/mc/sw" "verdict line (minicudart)" result
 printf '%s\n' "${rows[@]}"
 if [ "$failures" -gt 0 ]; then echo "RESULT: $failures FAIL"; exit 1; fi
 echo "RESULT: PASS"
