@@ -351,7 +351,7 @@ while IFS='|' read -r name where srcs mode libs extra data args; do
         grep -v '^minicudart: ' "$W/run/$name.$last.err" 2>/dev/null | tail -n 3
         grep -m3 -E '^minicudart: .*(error|fail|not implemented)' "$W/run/$name.swap.err" 2>/dev/null
     fi
-    rows+=("$(printf '%-24s %-5s %-7s %-10s %-5s %-7s %-6s %-8s %-34s %s' "$name" "${MODE[$name]}" "$nv" \
+    rows+=("$(printf '%-24s %-5s %-7s %-10s %-5s %-7s %-6s %-10s %-34s %s' "$name" "${MODE[$name]}" "$nv" \
         "$mc" "$sw" "$served" "$same_lines" "$((t1 - t0))/$((t_mc - t1))/$((t2 - t_mc))s" "$verdict" "$res")")
 done <<<"$PROGRAMS"
 tar -C "$W" -czf "$W/logs.tar.gz" logs run 2>/dev/null
@@ -359,7 +359,7 @@ tar -C "$W" -czf "$W/logs.tar.gz" logs run 2>/dev/null
 
 echo
 echo "== public corpus on minicudart ($((SECONDS - START))s; logs in $W/logs.tar.gz)"
-printf '%-24s %-5s %-7s %-10s %-5s %-7s %-6s %-8s %-34s %s\n' program mode NVIDIA minicudart swap traced \
+printf '%-24s %-5s %-7s %-10s %-5s %-7s %-6s %-10s %-34s %s\n' program mode NVIDIA minicudart swap traced \
     equal "s:nv/mc/sw" "verdict line (minicudart)" result
 printf '%s\n' "${rows[@]}"
 if [ "$failures" -gt 0 ]; then echo "RESULT: $failures FAIL"; exit 1; fi
