@@ -22,6 +22,15 @@ _Static_assert(sizeof(struct cudaGraphNodeParams) == sizeof(CUgraphNodeParams),
                "generic node parameters differ");
 _Static_assert(offsetof(struct cudaGraphNodeParams, kernel) == offsetof(CUgraphNodeParams, kernel),
                "generic node parameters differ in layout");
+/* The generic form's V2 members are read through the first-generation structs. */
+_Static_assert(sizeof(struct cudaKernelNodeParamsV2) == sizeof(struct cudaKernelNodeParams) &&
+                   offsetof(struct cudaKernelNodeParamsV2, extra) ==
+                       offsetof(struct cudaKernelNodeParams, extra),
+               "kernel node parameter versions differ");
+_Static_assert(sizeof(struct cudaMemsetParamsV2) == sizeof(struct cudaMemsetParams) &&
+                   offsetof(struct cudaMemsetParamsV2, height) ==
+                       offsetof(struct cudaMemsetParams, height),
+               "memset node parameter versions differ");
 _Static_assert(sizeof(struct cudaHostNodeParams) == sizeof(CUDA_HOST_NODE_PARAMS),
                "host node parameters differ");
 _Static_assert(sizeof(struct cudaMemsetParams) == sizeof(CUDA_MEMSET_NODE_PARAMS),

@@ -1,6 +1,7 @@
 /*
  * fake_graph.h - what the graph files of the fake driver share (fake_graph.c: graphs, nodes,
- * topology, user objects; fake_graph_node.c: node parameters of every kind; fake_graph_exec.c:
+ * topology; fake_graph_objects.c: conditional handles and user objects; fake_graph_node.c: node
+ * parameters of every kind; fake_graph_exec.c:
  * executable graphs; fake_capture.c: stream capture; fake_mempool.c: pools and graph memory).
  * Not seen by tests.  Everything here is used with fake_g.lock held unless said otherwise.
  */
@@ -130,7 +131,7 @@ int fake_node_arg_ptrs(fake_node *n);
 /* The node of `g` (or of a graph nested in it) cloned from `node`. */
 fake_node *fake_node_in_clone(const fake_graph *g, const fake_node *node);
 
-/* fake_graph.c: conditional handles and user objects. */
+/* fake_graph_objects.c: conditional handles and user objects. */
 CUresult fake_cond_check(CUgraphConditionalHandle handle, fake_cond **out);
 void fake_cond_put(fake_cond *c);
 int fake_graph_retain_urefs(fake_graph *into, const fake_graph *from);
