@@ -310,10 +310,10 @@ RT_API cudaError_t cudaArrayGetMemoryRequirements(struct cudaArrayMemoryRequirem
         RT_RETURN(e);
     if (device < 0 || device >= rt_device_count)
         RT_RETURN(cudaErrorInvalidValue);       /* not InvalidDevice: NVIDIA's answer (H200) */
-    if (!rt_drv.cuArrayGetMemoryRequirements) {
-        RT_TRACE("cudaArrayGetMemoryRequirements: the driver has no cuArrayGetMemoryRequirements");
-        RT_RETURN(cudaErrorNotSupported);
-    }
+    e = rt_driver_optional(rt_drv.cuArrayGetMemoryRequirements != NULL, __func__,
+                           "cuArrayGetMemoryRequirements");
+    if (e != cudaSuccess)
+        RT_RETURN(e);
     CUDA_ARRAY_MEMORY_REQUIREMENTS r;
     memset(&r, 0, sizeof r);
     e = rt_error_from_cu(rt_drv.cuArrayGetMemoryRequirements(&r, (CUarray)array,

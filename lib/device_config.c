@@ -1,7 +1,8 @@
 /*
  * device_config.c - configuration of the current device's context and queries between devices:
  * limits, the cache preference, peer access, P2P attributes, the profiler, the persisting L2
- * cache, PCI bus ids, cudaChooseDevice and GPUDirect RDMA flushes.
+ * cache, PCI bus ids, cudaChooseDevice, GPUDirect RDMA flushes, the 1D linear texture width and
+ * the atomic capabilities of the links to the host and between devices.
  *
  * Calls that configure a context act on the thread's current device and initialise it first
  * (rt_context_enter), as every runtime call that needs a context does.  Queries about devices by
@@ -14,6 +15,7 @@
 #include <cuda_profiler_api.h>
 #include <pthread.h>
 
+#include "array.h"
 #include "function.h"
 
 _Static_assert((int)cudaLimitStackSize == CU_LIMIT_STACK_SIZE &&
@@ -269,13 +271,94 @@ RT_API cudaError_t cudaDeviceFlushGPUDirectRDMAWrites(
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
         RT_RETURN(e);
-    if (!rt_drv.cuFlushGPUDirectRDMAWrites) {
-        RT_TRACE("cudaDeviceFlushGPUDirectRDMAWrites: the driver has no "
-                 "cuFlushGPUDirectRDMAWrites: not supported");
-        RT_RETURN(cudaErrorNotSupported);
-    }
+    e = rt_driver_optional(rt_drv.cuFlushGPUDirectRDMAWrites != NULL, __func__,
+                           "cuFlushGPUDirectRDMAWrites");
+    if (e != cudaSuccess)
+        RT_RETURN(e);
     e = rt_error_from_cu(rt_drv.cuFlushGPUDirectRDMAWrites(
         (CUflushGPUDirectRDMAWritesTarget)target, (CUflushGPUDirectRDMAWritesScope)scope));
     rt_device_note_error(d, e);
     RT_RETURN(e);
+}
+
+/* ---- texture and atomic capabilities of a device ------------------------------------------- */
+
+/* The runtime describes the element by a channel descriptor, the driver by (CUarray_format,
+ * channel count): translated as cudaMallocArray does.  A descriptor the driver cannot represent is
+ * cudaErrorInvalidValue here (the documented code), not cudaErrorInvalidChannelDescriptor.  The
+ * driver documents CUDA_ERROR_INVALID_CONTEXT for it, so the context is entered first. */
+RT_API cudaError_t cudaDeviceGetTexture1DLinearMaxWidth(size_t *maxWidthInElements,
+                                                        const struct cudaChannelFormatDesc *fmtDesc,
+                                                        int device)
+{
+    if (!maxWidthInElements || !fmtDesc)
+        RT_RETURN(cudaErrorInvalidValue);
+    rt_device *d;
+    cudaError_t e = rt_context_enter(&d);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    if (device < 0 || device >= rt_device_count)
+        RT_RETURN(cudaErrorInvalidDevice);
+    CUarray_format format;
+    unsigned channels;
+    if (rt_channel_to_format(fmtDesc, &format, &channels) != cudaSuccess)
+        RT_RETURN(cudaErrorInvalidValue);
+    RT_RETURN(rt_driver_result(d, rt_drv.cuDeviceGetTexture1DLinearMaxWidth(
+        maxWidthInElements, format, channels, rt_devices[device].cu)));
+}
+
+_Static_assert((int)cudaAtomicOperationIntegerAdd == (int)CU_ATOMIC_OPERATION_INTEGER_ADD &&
+               (int)cudaAtomicOperationCAS == (int)CU_ATOMIC_OPERATION_CAS &&
+               (int)cudaAtomicOperationFloatMax == (int)CU_ATOMIC_OPERATION_FLOAT_MAX &&
+               sizeof(enum cudaAtomicOperation) == sizeof(CUatomicOperation),
+               "atomic operations differ");
+_Static_assert((unsigned)cudaAtomicCapabilitySigned == (unsigned)CU_ATOMIC_CAPABILITY_SIGNED &&
+               (unsigned)cudaAtomicCapabilityVector32x4 ==
+                   (unsigned)CU_ATOMIC_CAPABILITY_VECTOR_32x4,
+               "atomic capabilities differ");
+
+/* The host and P2P queries: NULL arrays or a count of 0 are cudaErrorInvalidValue (checked before
+ * the devices, as cudaDeviceGetP2PAttribute does); an operation the driver does not know is its
+ * to refuse.  The operation array passes as the driver's (same values and size), the capability
+ * bits come back unchanged.  Like the other queries by ordinal these need no context.  Their
+ * entry points are new in 13.0 and optional: checked once the driver is loaded (by the device
+ * lookup), after the arguments. */
+RT_API cudaError_t cudaDeviceGetHostAtomicCapabilities(unsigned int *capabilities,
+                                                       const enum cudaAtomicOperation *operations,
+                                                       unsigned int count, int device)
+{
+    if (!capabilities || !operations || count == 0)
+        RT_RETURN(cudaErrorInvalidValue);
+    rt_device *d;
+    cudaError_t e = rt_device_lookup(device, &d);
+    if (e == cudaSuccess)
+        e = rt_driver_optional(rt_drv.cuDeviceGetHostAtomicCapabilities != NULL, __func__,
+                               "cuDeviceGetHostAtomicCapabilities");
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    RT_RETURN(rt_error_from_cu(rt_drv.cuDeviceGetHostAtomicCapabilities(
+        capabilities, (const CUatomicOperation *)operations, count, d->cu)));
+}
+
+/* The same device at both ends is cudaErrorInvalidDevice, as documented. */
+RT_API cudaError_t cudaDeviceGetP2PAtomicCapabilities(unsigned int *capabilities,
+                                                      const enum cudaAtomicOperation *operations,
+                                                      unsigned int count, int srcDevice,
+                                                      int dstDevice)
+{
+    if (!capabilities || !operations || count == 0)
+        RT_RETURN(cudaErrorInvalidValue);
+    rt_device *src, *dst;
+    cudaError_t e = rt_device_lookup(srcDevice, &src);
+    if (e == cudaSuccess)
+        e = rt_device_lookup(dstDevice, &dst);
+    if (e == cudaSuccess && src == dst)
+        e = cudaErrorInvalidDevice;
+    if (e == cudaSuccess)
+        e = rt_driver_optional(rt_drv.cuDeviceGetP2PAtomicCapabilities != NULL, __func__,
+                               "cuDeviceGetP2PAtomicCapabilities");
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    RT_RETURN(rt_error_from_cu(rt_drv.cuDeviceGetP2PAtomicCapabilities(
+        capabilities, (const CUatomicOperation *)operations, count, src->cu, dst->cu)));
 }

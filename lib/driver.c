@@ -181,3 +181,11 @@ RT_API cudaError_t cudaRuntimeGetVersion(int *runtimeVersion)
     *runtimeVersion = CUDART_VERSION;
     return cudaSuccess;
 }
+
+cudaError_t rt_driver_optional(bool present, const char *api, const char *entry)
+{
+    if (present)
+        return cudaSuccess;
+    RT_TRACE("%s: the driver has no %s: not implemented", api, entry);
+    return cudaErrorNotSupported;
+}

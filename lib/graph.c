@@ -76,11 +76,11 @@ RT_API cudaError_t cudaGraphDebugDotPrint(cudaGraph_t graph, const char *path, u
     if (!path)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
-    if (!rt_drv.cuGraphDebugDotPrint) {
-        RT_TRACE("cudaGraphDebugDotPrint: the driver has no cuGraphDebugDotPrint: not implemented");
-        RT_RETURN(cudaErrorNotSupported);
-    }
-    RT_RETURN(rt_driver_result(d, rt_drv.cuGraphDebugDotPrint(graph, path, flags)));
+    cudaError_t e = rt_driver_optional(rt_drv.cuGraphDebugDotPrint != NULL, __func__,
+                                       "cuGraphDebugDotPrint");
+    if (e == cudaSuccess)
+        e = rt_driver_result(d, rt_drv.cuGraphDebugDotPrint(graph, path, flags));
+    RT_RETURN(e);
 }
 
 

@@ -52,6 +52,10 @@ extern struct rt_driver rt_drv;
 /* Loads the driver library, resolves every entry point, calls cuInit(0); once per process,
  * thread-safe.  Returns the same error on every call if that first attempt failed. */
 cudaError_t rt_driver_load(void);
+/* An optional entry point (DRIVER_FN_OPTIONAL), asked after rt_driver_load: cudaSuccess when the
+ * driver has it (present), else cudaErrorNotSupported, with "<api>: the driver has no <entry>: not
+ * implemented" in the trace. */
+cudaError_t rt_driver_optional(bool present, const char *api, const char *entry);
 
 /* ---- errors.c ------------------------------------------------------------------------------- */
 

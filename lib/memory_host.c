@@ -166,6 +166,63 @@ RT_API cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemo
                                                      rt_location(location))));
 }
 
+/* cudaMemRangeAttribute equals CUmem_range_attribute, and the ids the queries write are the
+ * driver's: cudaCpuDeviceId is CU_DEVICE_CPU, cudaInvalidDeviceId is CU_DEVICE_INVALID, a
+ * location type is a CUmemLocationType, a device id the ordinal.  So the results pass through
+ * unchanged; the sizes each attribute needs (4 bytes, a multiple of 4 for AccessedBy) are the
+ * driver's to check. */
+_Static_assert((int)cudaMemRangeAttributeReadMostly == (int)CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY &&
+               (int)cudaMemRangeAttributePreferredLocation ==
+                   (int)CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION &&
+               (int)cudaMemRangeAttributeAccessedBy == (int)CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY &&
+               (int)cudaMemRangeAttributeLastPrefetchLocation ==
+                   (int)CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION &&
+               (int)cudaMemRangeAttributePreferredLocationType ==
+                   (int)CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE &&
+               (int)cudaMemRangeAttributePreferredLocationId ==
+                   (int)CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID &&
+               (int)cudaMemRangeAttributeLastPrefetchLocationType ==
+                   (int)CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE &&
+               (int)cudaMemRangeAttributeLastPrefetchLocationId ==
+                   (int)CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID,
+               "memory range attributes differ");
+_Static_assert(cudaCpuDeviceId == CU_DEVICE_CPU && cudaInvalidDeviceId == CU_DEVICE_INVALID &&
+               (int)cudaMemLocationTypeInvalid == (int)CU_MEM_LOCATION_TYPE_INVALID,
+               "device ids and location types of range attributes differ");
+_Static_assert(sizeof(enum cudaMemRangeAttribute) == sizeof(CUmem_range_attribute),
+               "range attribute arrays differ");
+
+RT_API cudaError_t cudaMemRangeGetAttribute(void *data, size_t dataSize,
+                                            enum cudaMemRangeAttribute attribute,
+                                            const void *devPtr, size_t count)
+{
+    if (!data)
+        RT_RETURN(cudaErrorInvalidValue);
+    rt_device *d;
+    cudaError_t e = rt_context_enter(&d);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    RT_RETURN(rt_driver_result(d, rt_drv.cuMemRangeGetAttribute(
+        data, dataSize, (CUmem_range_attribute)attribute, rt_dptr(devPtr), count)));
+}
+
+/* The attribute array is handed over as the driver's (same size and values, checked above). */
+RT_API cudaError_t cudaMemRangeGetAttributes(void **data, size_t *dataSizes,
+                                             enum cudaMemRangeAttribute *attributes,
+                                             size_t numAttributes, const void *devPtr,
+                                             size_t count)
+{
+    if (!data || !dataSizes || !attributes)
+        RT_RETURN(cudaErrorInvalidValue);
+    rt_device *d;
+    cudaError_t e = rt_context_enter(&d);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    RT_RETURN(rt_driver_result(d, rt_drv.cuMemRangeGetAttributes(
+        data, dataSizes, (CUmem_range_attribute *)attributes, numAttributes, rt_dptr(devPtr),
+        count)));
+}
+
 static cudaError_t rt_prefetch(const void *devPtr, size_t count, struct cudaMemLocation location,
                                unsigned int flags, CUstream stream)
 {

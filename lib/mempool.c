@@ -140,6 +140,69 @@ RT_API cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t memPool)
     RT_RETURN(e);
 }
 
+/* ---- the pools of a location (CUDA 13.0) ---------------------------------------------------- */
+
+/* cudaMemGetDefaultMemPool, cudaMemGetMemPool and cudaMemSetMemPool name a pool by location and
+ * allocation type: cudaMemLocation and cudaMemAllocationType are CUmemLocation and
+ * CUmemAllocationType (checked above and below), so both pass through; a device location's id is
+ * the device ordinal, handed over unchanged as cudaMemAdvise does.  Which combinations exist
+ * (device, host or host NUMA with pinned or managed; "none" only with managed) is the driver's to
+ * judge: the runtime refuses only NULL pointers.  Their driver entry points are new in 13.0 and
+ * optional: without them the calls answer cudaErrorNotSupported. */
+_Static_assert((int)cudaMemAllocationTypePinned == (int)CU_MEM_ALLOCATION_TYPE_PINNED &&
+               (int)cudaMemAllocationTypeManaged == (int)CU_MEM_ALLOCATION_TYPE_MANAGED,
+               "allocation types differ");
+_Static_assert((int)cudaMemLocationTypeNone == (int)CU_MEM_LOCATION_TYPE_NONE,
+               "location types differ");
+
+RT_API cudaError_t cudaMemGetDefaultMemPool(cudaMemPool_t *memPool,
+                                            struct cudaMemLocation *location,
+                                            enum cudaMemAllocationType type)
+{
+    if (!memPool || !location)
+        RT_RETURN(cudaErrorInvalidValue);
+    rt_device *d;
+    cudaError_t e = rt_context_enter(&d);
+    if (e == cudaSuccess)
+        e = rt_driver_optional(rt_drv.cuMemGetDefaultMemPool != NULL, __func__, "cuMemGetDefaultMemPool");
+    if (e == cudaSuccess)
+        e = rt_driver_result(d, rt_drv.cuMemGetDefaultMemPool(memPool, (CUmemLocation *)location,
+                                                             (CUmemAllocationType)type));
+    RT_RETURN(e);
+}
+
+RT_API cudaError_t cudaMemGetMemPool(cudaMemPool_t *memPool, struct cudaMemLocation *location,
+                                     enum cudaMemAllocationType type)
+{
+    if (!memPool || !location)
+        RT_RETURN(cudaErrorInvalidValue);
+    rt_device *d;
+    cudaError_t e = rt_context_enter(&d);
+    if (e == cudaSuccess)
+        e = rt_driver_optional(rt_drv.cuMemGetMemPool != NULL, __func__, "cuMemGetMemPool");
+    if (e == cudaSuccess)
+        e = rt_driver_result(d, rt_drv.cuMemGetMemPool(memPool, (CUmemLocation *)location,
+                                                      (CUmemAllocationType)type));
+    RT_RETURN(e);
+}
+
+/* The pool must belong to the location and allocation type (the driver checks that); for a
+ * device location and pinned memory this is cudaDeviceSetMemPool. */
+RT_API cudaError_t cudaMemSetMemPool(struct cudaMemLocation *location,
+                                     enum cudaMemAllocationType type, cudaMemPool_t memPool)
+{
+    if (!location)
+        RT_RETURN(cudaErrorInvalidValue);
+    rt_device *d;
+    cudaError_t e = rt_context_enter(&d);
+    if (e == cudaSuccess)
+        e = rt_driver_optional(rt_drv.cuMemSetMemPool != NULL, __func__, "cuMemSetMemPool");
+    if (e == cudaSuccess)
+        e = rt_driver_result(d, rt_drv.cuMemSetMemPool((CUmemLocation *)location,
+                                                      (CUmemAllocationType)type, memPool));
+    RT_RETURN(e);
+}
+
 /* ---- explicit pools ------------------------------------------------------------------------- */
 
 RT_API cudaError_t cudaMemPoolCreate(cudaMemPool_t *memPool, const struct cudaMemPoolProps *poolProps)

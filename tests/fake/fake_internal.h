@@ -217,5 +217,6 @@ extern const proc_entry fake_procs_graph_objects[]; /* conditional handles, user
 extern const proc_entry fake_procs_graph_exec[]; /* executable graphs (fake_graph_exec.c) */
 extern const proc_entry fake_procs_capture[];    /* stream capture (fake_capture.c) */
 extern const proc_entry fake_procs_mempool[];    /* pools, async allocation, graph memory */
+extern const proc_entry fake_procs_query[];      /* range attributes, device capabilities */
 
 #endif

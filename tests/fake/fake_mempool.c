@@ -215,6 +215,86 @@ static CUresult CUDAAPI f_cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool)
     return fake_leave(rc);
 }
 
+/* Pools by location and allocation type (cuMemGetDefaultMemPool and friends, CUDA 13.0).  The
+ * fake has device pools of pinned memory only: a device location with a valid id and
+ * CU_MEM_ALLOCATION_TYPE_PINNED names the device's default / current pool.  The other
+ * combinations cuda.h allows (host or host NUMA locations, managed pools, "none" with managed)
+ * are CUDA_ERROR_NOT_SUPPORTED; everything else CUDA_ERROR_INVALID_VALUE, a device id out of
+ * range CUDA_ERROR_INVALID_DEVICE for the default pool (cuda.h lists it there) and
+ * CUDA_ERROR_INVALID_VALUE for the others (which list only that). */
+static CUresult location_pool_check(const CUmemLocation *loc, CUmemAllocationType type,
+                                    CUresult bad_device)
+{
+    if (!loc)
+        return CUDA_ERROR_INVALID_VALUE;
+    int host = loc->type == CU_MEM_LOCATION_TYPE_HOST ||
+               loc->type == CU_MEM_LOCATION_TYPE_HOST_NUMA;
+    if (type == CU_MEM_ALLOCATION_TYPE_PINNED) {
+        if (loc->type == CU_MEM_LOCATION_TYPE_DEVICE)
+            return loc->id >= 0 && loc->id < fake_g.device_count ? CUDA_SUCCESS : bad_device;
+        return host ? CUDA_ERROR_NOT_SUPPORTED : CUDA_ERROR_INVALID_VALUE;
+    }
+    if (type == CU_MEM_ALLOCATION_TYPE_MANAGED)
+        return host || loc->type == CU_MEM_LOCATION_TYPE_DEVICE ||
+                       loc->type == CU_MEM_LOCATION_TYPE_NONE
+                   ? CUDA_ERROR_NOT_SUPPORTED : CUDA_ERROR_INVALID_VALUE;
+    return CUDA_ERROR_INVALID_VALUE;
+}
+
+static CUresult location_pool_get(const char *name, CUmemoryPool *pool, CUmemLocation *loc,
+                                  CUmemAllocationType type, int current)
+{
+    CUresult rc = fake_enter(name, "location=%d:%d type=%d", loc ? (int)loc->type : -1,
+                             loc ? loc->id : -1, (int)type);
+    fake_pool *p = NULL;
+    if (rc == CUDA_SUCCESS)
+        rc = fake_need_init();
+    if (rc == CUDA_SUCCESS && !pool)
+        rc = CUDA_ERROR_INVALID_VALUE;
+    if (rc == CUDA_SUCCESS)
+        rc = location_pool_check(loc, type, current ? CUDA_ERROR_INVALID_VALUE
+                                                    : CUDA_ERROR_INVALID_DEVICE);
+    if (rc == CUDA_SUCCESS && !(p = current && current_pools[loc->id] ? current_pools[loc->id]
+                                                                       : pool_default(loc->id)))
+        rc = CUDA_ERROR_OUT_OF_MEMORY;
+    if (rc == CUDA_SUCCESS)
+        *pool = (CUmemoryPool)p;
+    return fake_leave(rc);
+}
+
+static CUresult CUDAAPI f_cuMemGetDefaultMemPool(CUmemoryPool *pool, CUmemLocation *loc,
+                                                 CUmemAllocationType type)
+{
+    return location_pool_get("cuMemGetDefaultMemPool", pool, loc, type, 0);
+}
+
+static CUresult CUDAAPI f_cuMemGetMemPool(CUmemoryPool *pool, CUmemLocation *loc,
+                                          CUmemAllocationType type)
+{
+    return location_pool_get("cuMemGetMemPool", pool, loc, type, 1);
+}
+
+/* The pool must be of the location's device (pinned, as all the fake's pools are). */
+static CUresult CUDAAPI f_cuMemSetMemPool(CUmemLocation *loc, CUmemAllocationType type,
+                                          CUmemoryPool pool)
+{
+    CUresult rc = fake_enter("cuMemSetMemPool", "location=%d:%d type=%d pool=%p",
+                             loc ? (int)loc->type : -1, loc ? loc->id : -1, (int)type,
+                             (void *)pool);
+    fake_pool *p = NULL;
+    if (rc == CUDA_SUCCESS)
+        rc = fake_need_init();
+    if (rc == CUDA_SUCCESS)
+        rc = location_pool_check(loc, type, CUDA_ERROR_INVALID_VALUE);
+    if (rc == CUDA_SUCCESS)
+        rc = pool_check(pool, &p);
+    if (rc == CUDA_SUCCESS && p->device != loc->id)
+        rc = CUDA_ERROR_INVALID_VALUE;
+    if (rc == CUDA_SUCCESS)
+        current_pools[loc->id] = p;
+    return fake_leave(rc);
+}
+
 /* Pool properties as graph allocations accept them: pinned, on a valid device, no IPC handle
  * types (cuda.h). */
 CUresult fake_pool_props_check(const CUmemPoolProps *props)
@@ -545,6 +625,9 @@ const proc_entry fake_procs_mempool[] = {
     {"cuDeviceGetDefaultMemPool", 11020, 99999, (void *)f_cuDeviceGetDefaultMemPool},
     {"cuDeviceGetMemPool", 11020, 99999, (void *)f_cuDeviceGetMemPool},
     {"cuDeviceSetMemPool", 11020, 99999, (void *)f_cuDeviceSetMemPool},
+    {"cuMemGetDefaultMemPool", 13000, 99999, (void *)f_cuMemGetDefaultMemPool},
+    {"cuMemGetMemPool", 13000, 99999, (void *)f_cuMemGetMemPool},
+    {"cuMemSetMemPool", 13000, 99999, (void *)f_cuMemSetMemPool},
     {"cuMemPoolCreate", 11020, 99999, (void *)f_cuMemPoolCreate},
     {"cuMemPoolDestroy", 11020, 99999, (void *)f_cuMemPoolDestroy},
     {"cuMemPoolSetAttribute", 11020, 99999, (void *)f_cuMemPoolSetAttribute},

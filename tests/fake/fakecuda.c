@@ -1106,6 +1106,19 @@ static const proc_entry procs[] = {
     {NULL, 0, 0, NULL},
 };
 
+/* FAKECUDA_HIDE="name[,name...]": entry points cuGetProcAddress reports as not found, as an
+ * older driver would (for the runtime's optional ones). */
+static int fake_hidden(const char *symbol)
+{
+    const char *list = getenv("FAKECUDA_HIDE");
+    size_t n = strlen(symbol);
+    for (const char *p = list; p && *p; p += strcspn(p, ","), p += *p == ',') {
+        if (strncmp(p, symbol, n) == 0 && (p[n] == ',' || p[n] == 0))
+            return 1;
+    }
+    return 0;
+}
+
 FAKE_EXPORT CUresult CUDAAPI cuGetProcAddress_v2(const char *symbol, void **pfn, int version,
                                                  cuuint64_t flags,
                                                  CUdriverProcAddressQueryResult *status)
@@ -1122,10 +1135,11 @@ FAKE_EXPORT CUresult CUDAAPI cuGetProcAddress_v2(const char *symbol, void **pfn,
                                          fake_procs_array, fake_procs_function, fake_procs_graph,
                                          fake_procs_graph_node, fake_procs_graph_objects,
                                          fake_procs_graph_exec,
-                                         fake_procs_capture, fake_procs_mempool };
+                                         fake_procs_capture, fake_procs_mempool,
+                                         fake_procs_query };
     for (size_t t = 0; t < sizeof tables / sizeof *tables; t++) {
         for (const proc_entry *p = tables[t]; p->name; p++) {
-            if (strcmp(p->name, symbol) != 0)
+            if (strcmp(p->name, symbol) != 0 || fake_hidden(symbol))
                 continue;
             if (version < p->since) {
                 if (found == CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND)

@@ -18,6 +18,7 @@
  *                         100 when FAKECUDA_DEVICES=0
  *   FAKECUDA_FAIL         "name:nth:code[,name:nth:code...]": as fake_fail_call
  *   FAKECUDA_LOG          path: the call log is written there at exit
+ *   FAKECUDA_HIDE         "name[,name...]": entry points cuGetProcAddress reports as not found
  */
 #ifndef MINICUDART_FAKECUDA_H
 #define MINICUDART_FAKECUDA_H

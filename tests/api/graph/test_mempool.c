@@ -267,6 +267,114 @@ static void pool_bogus_handle_returns_invalid_resource_handle(void **state)
     assert_cuda(cudaMemPoolDestroy(NULL), cudaErrorInvalidValue);
 }
 
+/* ---- pools by location and allocation type (CUDA 13.0) ------------------------------------- */
+
+static void location_default_pool_is_the_device_default_pool(void **state)
+{
+    (void)state;
+    cudaMemPool_t by_device = NULL, by_location = NULL, current = NULL;
+    assert_cuda(cudaDeviceGetDefaultMemPool(&by_device, 0), cudaSuccess);
+    struct cudaMemLocation dev0 = {cudaMemLocationTypeDevice, 0};
+    assert_cuda(cudaMemGetDefaultMemPool(&by_location, &dev0, cudaMemAllocationTypePinned),
+                cudaSuccess);
+    assert_args_contain("cuMemGetDefaultMemPool", "location=1:0 type=1");
+    assert_ptr_equal(by_location, by_device);
+    assert_cuda(cudaMemGetMemPool(&current, &dev0, cudaMemAllocationTypePinned), cudaSuccess);
+    assert_args_contain("cuMemGetMemPool", "location=1:0 type=1");
+    assert_ptr_equal(current, by_device);
+}
+
+static void location_mem_pool_set_and_get(void **state)
+{
+    (void)state;
+    struct cudaMemPoolProps props = device_pool_props(0);
+    cudaMemPool_t pool = NULL, got = NULL, by_device = NULL, def = NULL;
+    assert_cuda(cudaMemPoolCreate(&pool, &props), cudaSuccess);
+    struct cudaMemLocation dev0 = {cudaMemLocationTypeDevice, 0};
+    assert_cuda(cudaMemSetMemPool(&dev0, cudaMemAllocationTypePinned, pool), cudaSuccess);
+    assert_args_contain("cuMemSetMemPool", "location=1:0 type=1");
+    assert_cuda(cudaMemGetMemPool(&got, &dev0, cudaMemAllocationTypePinned), cudaSuccess);
+    assert_ptr_equal(got, pool);
+    /* The same setting as cudaDeviceSetMemPool: the device's current pool. */
+    assert_cuda(cudaDeviceGetMemPool(&by_device, 0), cudaSuccess);
+    assert_ptr_equal(by_device, pool);
+    /* The default pool stays what it was. */
+    assert_cuda(cudaMemGetDefaultMemPool(&def, &dev0, cudaMemAllocationTypePinned), cudaSuccess);
+    assert_ptr_not_equal(def, pool);
+    assert_cuda(cudaMemSetMemPool(&dev0, cudaMemAllocationTypePinned, def), cudaSuccess);
+    assert_cuda(cudaMemPoolDestroy(pool), cudaSuccess);
+}
+
+static void location_pool_error_paths(void **state)
+{
+    (void)state;
+    cudaMemPool_t pool = (cudaMemPool_t)0x1;
+    struct cudaMemLocation dev0 = {cudaMemLocationTypeDevice, 0};
+    size_t before = fk.fake_count_calls("cuMemGetDefaultMemPool") +
+                    fk.fake_count_calls("cuMemGetMemPool") + fk.fake_count_calls("cuMemSetMemPool");
+    assert_cuda(cudaMemGetDefaultMemPool(NULL, &dev0, cudaMemAllocationTypePinned),
+                cudaErrorInvalidValue);
+    assert_cuda(cudaMemGetDefaultMemPool(&pool, NULL, cudaMemAllocationTypePinned),
+                cudaErrorInvalidValue);
+    assert_cuda(cudaMemGetMemPool(NULL, &dev0, cudaMemAllocationTypePinned),
+                cudaErrorInvalidValue);
+    assert_cuda(cudaMemGetMemPool(&pool, NULL, cudaMemAllocationTypePinned),
+                cudaErrorInvalidValue);
+    assert_cuda(cudaMemSetMemPool(NULL, cudaMemAllocationTypePinned, pool), cudaErrorInvalidValue);
+    assert_int_equal(fk.fake_count_calls("cuMemGetDefaultMemPool") +
+                     fk.fake_count_calls("cuMemGetMemPool") +
+                     fk.fake_count_calls("cuMemSetMemPool"), before);
+    /* Location and type are the driver's to judge: a bad device, a bad location type, a bad
+     * allocation type, combinations the fake has no pool for. */
+    struct cudaMemLocation dev7 = {cudaMemLocationTypeDevice, 7};
+    struct cudaMemLocation none = {cudaMemLocationTypeNone, 0};
+    struct cudaMemLocation bogus = {(enum cudaMemLocationType)77, 0};
+    struct cudaMemLocation host = {cudaMemLocationTypeHost, 0};
+    assert_cuda(cudaMemGetDefaultMemPool(&pool, &dev7, cudaMemAllocationTypePinned),
+                cudaErrorInvalidDevice);
+    assert_args_contain("cuMemGetDefaultMemPool", "location=1:7 type=1");
+    assert_cuda(cudaMemGetMemPool(&pool, &dev7, cudaMemAllocationTypePinned),
+                cudaErrorInvalidValue);
+    assert_cuda(cudaMemGetDefaultMemPool(&pool, &none, cudaMemAllocationTypePinned),
+                cudaErrorInvalidValue);
+    assert_cuda(cudaMemGetMemPool(&pool, &bogus, cudaMemAllocationTypePinned),
+                cudaErrorInvalidValue);
+    assert_cuda(cudaMemGetDefaultMemPool(&pool, &dev0, (enum cudaMemAllocationType)5),
+                cudaErrorInvalidValue);
+    assert_cuda(cudaMemGetDefaultMemPool(&pool, &host, cudaMemAllocationTypePinned),
+                cudaErrorNotSupported);
+    assert_cuda(cudaMemGetMemPool(&pool, &none, cudaMemAllocationTypeManaged),
+                cudaErrorNotSupported);
+    assert_ptr_equal(pool, (cudaMemPool_t)0x1);     /* untouched on failure */
+    /* Setting a pool of another location, or no pool. */
+    cudaMemPool_t def = NULL;
+    assert_cuda(cudaMemGetDefaultMemPool(&def, &dev0, cudaMemAllocationTypePinned), cudaSuccess);
+    assert_cuda(cudaMemSetMemPool(&dev7, cudaMemAllocationTypePinned, def), cudaErrorInvalidValue);
+    assert_cuda(cudaMemSetMemPool(&dev0, cudaMemAllocationTypePinned, NULL),
+                cudaErrorInvalidValue);
+    /* A driver failure is reported. */
+    fk.fake_fail_call("cuMemGetMemPool", 1, 2 /* CUDA_ERROR_OUT_OF_MEMORY */);
+    assert_cuda(cudaMemGetMemPool(&pool, &dev0, cudaMemAllocationTypePinned),
+                cudaErrorMemoryAllocation);
+}
+
+/* Run with FAKECUDA_HIDE naming the three: an older driver without the 13.0 entry points. */
+static void location_pools_without_driver_support_are_not_supported(void **state)
+{
+    (void)state;
+    cudaMemPool_t pool = NULL;
+    struct cudaMemLocation dev0 = {cudaMemLocationTypeDevice, 0};
+    assert_cuda(cudaMemGetDefaultMemPool(&pool, &dev0, cudaMemAllocationTypePinned),
+                cudaErrorNotSupported);
+    assert_cuda(cudaMemGetMemPool(&pool, &dev0, cudaMemAllocationTypePinned),
+                cudaErrorNotSupported);
+    assert_cuda(cudaDeviceGetDefaultMemPool(&pool, 0), cudaSuccess);
+    assert_cuda(cudaMemSetMemPool(&dev0, cudaMemAllocationTypePinned, pool),
+                cudaErrorNotSupported);
+    assert_cuda(cudaMemGetMemPool(NULL, &dev0, cudaMemAllocationTypePinned),
+                cudaErrorInvalidValue);
+}
+
 #define TEST(name) { #name, name }
 
 int main(int argc, char **argv)
@@ -283,6 +391,10 @@ int main(int argc, char **argv)
         TEST(pool_create_with_bad_properties_returns_invalid_value),
         TEST(pool_access_set_and_get),
         TEST(pool_bogus_handle_returns_invalid_resource_handle),
+        TEST(location_default_pool_is_the_device_default_pool),
+        TEST(location_mem_pool_set_and_get),
+        TEST(location_pool_error_paths),
+        TEST(location_pools_without_driver_support_are_not_supported),
     };
     for (size_t i = 0; argc == 2 && i < sizeof all / sizeof *all; i++) {
         if (strcmp(argv[1], all[i].name) != 0)

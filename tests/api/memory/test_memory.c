@@ -213,6 +213,74 @@ static void mem_advise_passes_advice_and_location(void **state)
     assert_cuda(cudaFree(p), cudaSuccess);
 }
 
+/* The fake records no advice: every range answers as never advised nor prefetched. */
+static void mem_range_attributes_pass_through(void **state)
+{
+    (void)state;
+    void *p = NULL;
+    assert_cuda(cudaMallocManaged(&p, 4096, cudaMemAttachGlobal), cudaSuccess);
+    int value = 99;
+    assert_cuda(cudaMemRangeGetAttribute(&value, 4, cudaMemRangeAttributeReadMostly, p, 4096),
+                cudaSuccess);
+    assert_int_equal(value, 0);
+    assert_args_have("cuMemRangeGetAttribute", "size=4 attribute=1");
+    assert_args_have("cuMemRangeGetAttribute", "count=4096");
+    assert_cuda(cudaMemRangeGetAttribute(&value, 4, cudaMemRangeAttributePreferredLocation, p,
+                                         4096), cudaSuccess);
+    assert_int_equal(value, cudaInvalidDeviceId);
+    int accessed[3] = {0, 0, 0};
+    assert_cuda(cudaMemRangeGetAttribute(accessed, sizeof accessed,
+                                         cudaMemRangeAttributeAccessedBy, p, 4096), cudaSuccess);
+    assert_int_equal(accessed[2], cudaInvalidDeviceId);
+    /* Several at once: data, sizes and attributes as arrays. */
+    enum cudaMemLocationType type = cudaMemLocationTypeDevice;
+    int last = 0;
+    void *data[] = {&type, &last};
+    size_t sizes[] = {sizeof type, sizeof last};
+    enum cudaMemRangeAttribute attrs[] = {cudaMemRangeAttributePreferredLocationType,
+                                          cudaMemRangeAttributeLastPrefetchLocation};
+    assert_cuda(cudaMemRangeGetAttributes(data, sizes, attrs, 2, p, 4096), cudaSuccess);
+    assert_args_have("cuMemRangeGetAttributes", "count_attributes=2 first=5");
+    assert_int_equal(type, cudaMemLocationTypeInvalid);
+    assert_int_equal(last, cudaInvalidDeviceId);
+    assert_cuda(cudaFree(p), cudaSuccess);
+}
+
+static void mem_range_attributes_error_paths(void **state)
+{
+    (void)state;
+    void *p = NULL, *d = NULL;
+    int value = 0;
+    void *data[] = {&value};
+    size_t sizes[] = {4};
+    enum cudaMemRangeAttribute attrs[] = {cudaMemRangeAttributeReadMostly};
+    assert_cuda(cudaMallocManaged(&p, 4096, cudaMemAttachGlobal), cudaSuccess);
+    assert_cuda(cudaMalloc(&d, 64), cudaSuccess);
+    fk.fake_reset_log();
+    assert_cuda(cudaMemRangeGetAttribute(NULL, 4, cudaMemRangeAttributeReadMostly, p, 4096),
+                cudaErrorInvalidValue);
+    assert_cuda(cudaMemRangeGetAttributes(NULL, sizes, attrs, 1, p, 4096), cudaErrorInvalidValue);
+    assert_cuda(cudaMemRangeGetAttributes(data, NULL, attrs, 1, p, 4096), cudaErrorInvalidValue);
+    assert_cuda(cudaMemRangeGetAttributes(data, sizes, NULL, 1, p, 4096), cudaErrorInvalidValue);
+    assert_int_equal(fk.fake_count_calls("cuMemRangeGetAttribute") +
+                     fk.fake_count_calls("cuMemRangeGetAttributes"), 0);
+    /* The driver's checks: the size an attribute needs, an unknown attribute, memory that is not
+     * managed, a range past the allocation. */
+    assert_cuda(cudaMemRangeGetAttribute(&value, 8, cudaMemRangeAttributeReadMostly, p, 4096),
+                cudaErrorInvalidValue);
+    assert_cuda(cudaMemRangeGetAttribute(&value, 4, (enum cudaMemRangeAttribute)99, p, 4096),
+                cudaErrorInvalidValue);
+    assert_cuda(cudaMemRangeGetAttribute(&value, 4, cudaMemRangeAttributeReadMostly, d, 64),
+                cudaErrorInvalidValue);
+    assert_cuda(cudaMemRangeGetAttributes(data, sizes, attrs, 1, p, 8192), cudaErrorInvalidValue);
+    assert_int_equal(fk.fake_count_calls("cuMemRangeGetAttribute"), 3);
+    fk.fake_fail_call("cuMemRangeGetAttributes", 1, 2 /* CUDA_ERROR_OUT_OF_MEMORY */);
+    assert_cuda(cudaMemRangeGetAttributes(data, sizes, attrs, 1, p, 4096),
+                cudaErrorMemoryAllocation);
+    assert_cuda(cudaFree(d), cudaSuccess);
+    assert_cuda(cudaFree(p), cudaSuccess);
+}
+
 static void mem_prefetch_passes_location_and_stream(void **state)
 {
     (void)state;
@@ -632,7 +700,8 @@ int main(int argc, char **argv)
     const struct CMUnitTest managed[] = {
         T(malloc_managed_passes_attach_flags), T(malloc_managed_rejects_bad_arguments),
         T(mem_advise_passes_advice_and_location), T(mem_prefetch_passes_location_and_stream),
-        T(stream_attach_passes_flags),
+        T(stream_attach_passes_flags), T(mem_range_attributes_pass_through),
+        T(mem_range_attributes_error_paths),
     };
     const struct CMUnitTest async[] = {
         T(memcpy_peer_checks_devices_and_copies), T(memcpy_async_copies_on_the_stream),
