@@ -106,6 +106,37 @@ int main(void)
     probe("cudaChooseDevice(major 7)", cudaChooseDevice(&chosen, &prop));
     printf("chosen device %d\n", chosen);
 
+    // Capability queries: the 1D linear texture width of a few formats, atomic capabilities.
+    const struct { const char *name; cudaChannelFormatDesc desc; } formats[] = {
+        {"uchar", cudaCreateChannelDesc<unsigned char>()},
+        {"float", cudaCreateChannelDesc<float>()},
+        {"float4", cudaCreateChannelDesc<float4>()},
+    };
+    for (const auto &f : formats) {
+        size_t width = 0;
+        cudaError_t e = cudaDeviceGetTexture1DLinearMaxWidth(&width, &f.desc, 0);
+        printf("cudaDeviceGetTexture1DLinearMaxWidth(%-6s) -> " ERR_FMT ", width %zu\n", f.name,
+               ERR_ARGS(e), width);
+    }
+    const cudaAtomicOperation ops[] = {
+        cudaAtomicOperationIntegerAdd, cudaAtomicOperationIntegerMin, cudaAtomicOperationAnd,
+        cudaAtomicOperationExchange, cudaAtomicOperationCAS, cudaAtomicOperationFloatAdd,
+    };
+    const unsigned n_ops = sizeof ops / sizeof *ops;
+    unsigned caps[sizeof ops / sizeof *ops] = {0};
+    probe("cudaDeviceGetHostAtomicCapabilities",
+          cudaDeviceGetHostAtomicCapabilities(caps, ops, n_ops, 0));
+    for (unsigned i = 0; i < n_ops; i++)
+        printf("host atomic operation %d: capabilities 0x%x\n", (int)ops[i], caps[i]);
+    int devices = 0;
+    CHECK(cudaGetDeviceCount(&devices));
+    if (devices > 1) {
+        probe("cudaDeviceGetP2PAtomicCapabilities(0, 1)",
+              cudaDeviceGetP2PAtomicCapabilities(caps, ops, n_ops, 0, 1));
+        for (unsigned i = 0; i < n_ops; i++)
+            printf("peer atomic operation %d: capabilities 0x%x\n", (int)ops[i], caps[i]);
+    }
+
     // Profiler (no profiler attached).
     probe("cudaProfilerStart", cudaProfilerStart());
     probe("cudaProfilerStop", cudaProfilerStop());

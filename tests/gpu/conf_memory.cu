@@ -128,6 +128,31 @@ int main(void)
     cudaStream_t s = cudaStreamLegacy;
     CHECK(cudaStreamAttachMemAsync(s, managed, 0, cudaMemAttachGlobal));
     CHECK(cudaDeviceSynchronize());
+    // its range attributes after the advice and the prefetch above
+    int read_mostly = -9, preferred = -9, last_prefetch = -9;
+    CHECK(cudaMemRangeGetAttribute(&read_mostly, 4, cudaMemRangeAttributeReadMostly, managed,
+                                   bytes));
+    CHECK(cudaMemRangeGetAttribute(&preferred, 4, cudaMemRangeAttributePreferredLocation,
+                                   managed, bytes));
+    cudaMemLocationType pref_type = cudaMemLocationTypeInvalid;
+    void *range_data[] = {&pref_type, &last_prefetch};
+    size_t range_sizes[] = {sizeof pref_type, sizeof last_prefetch};
+    cudaMemRangeAttribute range_attrs[] = {cudaMemRangeAttributePreferredLocationType,
+                                           cudaMemRangeAttributeLastPrefetchLocation};
+    CHECK(cudaMemRangeGetAttributes(range_data, range_sizes, range_attrs, 2, managed, bytes));
+    printf("managed range: read mostly %d, preferred %d (type %d), last prefetch %d\n",
+           read_mostly, preferred, (int)pref_type, last_prefetch);
+
+    // pools by location: the device's default pool, pinned
+    cudaMemPool_t by_device = NULL, by_location = NULL, current = NULL;
+    CHECK(cudaDeviceGetDefaultMemPool(&by_device, 0));
+    CHECK(cudaMemGetDefaultMemPool(&by_location, &dev0, cudaMemAllocationTypePinned));
+    CHECK(cudaMemGetMemPool(&current, &dev0, cudaMemAllocationTypePinned));
+    printf("cudaMemGetDefaultMemPool(device 0, pinned) is the device default: %s\n",
+           yes(by_location == by_device));
+    printf("cudaMemGetMemPool(device 0, pinned) is the device default: %s\n",
+           yes(current == by_device));
+    CHECK(cudaMemSetMemPool(&dev0, cudaMemAllocationTypePinned, by_device));
 
     // 2D: pitched memory, a copy in, a set of a sub-rectangle, a copy out
     const size_t w = 100, h = 7;

@@ -68,6 +68,69 @@ static const misuse_case cases[] = {
     {"cudaGetDeviceProperties.null_prop", [] { return cudaGetDeviceProperties(NULL, 0); }},
     {"cudaGetDeviceProperties.negative_device", [] { return cudaGetDeviceProperties(&prop, -1); }},
     {"cudaGetDeviceProperties.device_count", [] { return cudaGetDeviceProperties(&prop, count); }},
+    // ---- capability queries ----
+    {"cudaDeviceGetTexture1DLinearMaxWidth.null_width",
+     [] {
+         cudaChannelFormatDesc f = cudaCreateChannelDesc<float>();
+         return cudaDeviceGetTexture1DLinearMaxWidth(NULL, &f, 0);
+     }},
+    {"cudaDeviceGetTexture1DLinearMaxWidth.null_desc",
+     [] { return cudaDeviceGetTexture1DLinearMaxWidth(&size_out, NULL, 0); }},
+    {"cudaDeviceGetTexture1DLinearMaxWidth.device_count",
+     [] {
+         cudaChannelFormatDesc f = cudaCreateChannelDesc<float>();
+         return cudaDeviceGetTexture1DLinearMaxWidth(&size_out, &f, count);
+     }},
+    {"cudaDeviceGetTexture1DLinearMaxWidth.three_channels",
+     [] {
+         cudaChannelFormatDesc f = cudaCreateChannelDesc(8, 8, 8, 0, cudaChannelFormatKindSigned);
+         return cudaDeviceGetTexture1DLinearMaxWidth(&size_out, &f, 0);
+     }},
+    {"cudaDeviceGetHostAtomicCapabilities.null_capabilities",
+     [] {
+         cudaAtomicOperation op = cudaAtomicOperationIntegerAdd;
+         return cudaDeviceGetHostAtomicCapabilities(NULL, &op, 1, 0);
+     }},
+    {"cudaDeviceGetHostAtomicCapabilities.null_operations",
+     [] {
+         unsigned caps = 0;
+         return cudaDeviceGetHostAtomicCapabilities(&caps, NULL, 1, 0);
+     }},
+    {"cudaDeviceGetHostAtomicCapabilities.count_0",
+     [] {
+         unsigned caps = 0;
+         cudaAtomicOperation op = cudaAtomicOperationIntegerAdd;
+         return cudaDeviceGetHostAtomicCapabilities(&caps, &op, 0, 0);
+     }},
+    {"cudaDeviceGetHostAtomicCapabilities.unknown_operation",
+     [] {
+         unsigned caps = 0;
+         cudaAtomicOperation op = (cudaAtomicOperation)99;
+         return cudaDeviceGetHostAtomicCapabilities(&caps, &op, 1, 0);
+     }},
+    {"cudaDeviceGetHostAtomicCapabilities.device_count",
+     [] {
+         unsigned caps = 0;
+         cudaAtomicOperation op = cudaAtomicOperationIntegerAdd;
+         return cudaDeviceGetHostAtomicCapabilities(&caps, &op, 1, count);
+     }},
+    {"cudaDeviceGetP2PAtomicCapabilities.null_capabilities",
+     [] {
+         cudaAtomicOperation op = cudaAtomicOperationIntegerAdd;
+         return cudaDeviceGetP2PAtomicCapabilities(NULL, &op, 1, 0, count - 1);
+     }},
+    {"cudaDeviceGetP2PAtomicCapabilities.same_device",
+     [] {
+         unsigned caps = 0;
+         cudaAtomicOperation op = cudaAtomicOperationIntegerAdd;
+         return cudaDeviceGetP2PAtomicCapabilities(&caps, &op, 1, 0, 0);
+     }},
+    {"cudaDeviceGetP2PAtomicCapabilities.device_count",
+     [] {
+         unsigned caps = 0;
+         cudaAtomicOperation op = cudaAtomicOperationIntegerAdd;
+         return cudaDeviceGetP2PAtomicCapabilities(&caps, &op, 1, 0, count);
+     }},
 
     // ---- limits and cache preference ----
     {"cudaDeviceSetLimit.unknown_limit", [] { return cudaDeviceSetLimit((cudaLimit)99, 0); }},

@@ -53,6 +53,7 @@ static int count;                     // devices; also the first invalid ordinal
 static cudaStream_t s;
 static char *d, *d2;                  // device memory, BYTES each
 static char *pinned;                  // cudaMallocHost, BYTES
+static char *managed;                 // cudaMallocManaged, BYTES
 static char *pitched;                 // cudaMallocPitch: 64 bytes x 8 rows
 static size_t pitch;
 static cudaPitchedPtr pitched3d;      // cudaMalloc3D: 64 bytes x 4 rows x 2 slices
@@ -73,6 +74,7 @@ static void setup(void)
     CHECK(cudaMemset(d, 0, BYTES));
     CHECK(cudaMemset(d2, 0, BYTES));
     CHECK(cudaMallocHost((void **)&pinned, BYTES));
+    CHECK(cudaMallocManaged((void **)&managed, BYTES, cudaMemAttachGlobal));
     CHECK(cudaMallocPitch((void **)&pitched, &pitch, 64, 8));
     CHECK(cudaMalloc3D(&pitched3d, make_cudaExtent(64, 4, 2)));
 }
@@ -366,6 +368,48 @@ static const misuse_case cases[] = {
      [] { return cudaMemcpy3DPeerAsync_ptsz(NULL, 0); }},
     {"cudaMemcpy3DPeerAsync_ptsz.src_device_count",
      [] { return cudaMemcpy3DPeerAsync_ptsz(peer_copy3d(count, 0), 0); }},
+    // ---- managed range attributes ----
+    {"cudaMemRangeGetAttribute.null_data",
+     [] {
+         return cudaMemRangeGetAttribute(NULL, 4, cudaMemRangeAttributeReadMostly, managed,
+                                         BYTES);
+     }},
+    {"cudaMemRangeGetAttribute.size_8",
+     [] {
+         static long long v;
+         return cudaMemRangeGetAttribute(&v, 8, cudaMemRangeAttributeReadMostly, managed, BYTES);
+     }},
+    {"cudaMemRangeGetAttribute.unknown_attribute",
+     [] {
+         static int v;
+         return cudaMemRangeGetAttribute(&v, 4, (cudaMemRangeAttribute)99, managed, BYTES);
+     }},
+    {"cudaMemRangeGetAttribute.device_memory",
+     [] {
+         static int v;
+         return cudaMemRangeGetAttribute(&v, 4, cudaMemRangeAttributeReadMostly, d, BYTES);
+     }},
+    {"cudaMemRangeGetAttributes.null_data",
+     [] {
+         static size_t sizes[] = {4};
+         static cudaMemRangeAttribute attrs[] = {cudaMemRangeAttributeReadMostly};
+         return cudaMemRangeGetAttributes(NULL, sizes, attrs, 1, managed, BYTES);
+     }},
+    {"cudaMemRangeGetAttributes.null_sizes",
+     [] {
+         static int v;
+         static void *data[] = {&v};
+         static cudaMemRangeAttribute attrs[] = {cudaMemRangeAttributeReadMostly};
+         return cudaMemRangeGetAttributes(data, NULL, attrs, 1, managed, BYTES);
+     }},
+    {"cudaMemRangeGetAttributes.range_past_end",
+     [] {
+         static int v;
+         static void *data[] = {&v};
+         static size_t sizes[] = {4};
+         static cudaMemRangeAttribute attrs[] = {cudaMemRangeAttributeReadMostly};
+         return cudaMemRangeGetAttributes(data, sizes, attrs, 1, managed, 2 * BYTES);
+     }},
 };
 
 int main(int argc, char **argv)

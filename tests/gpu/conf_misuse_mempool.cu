@@ -206,6 +206,52 @@ static const misuse_case cases[] = {
          location = device_location(0);
          return cudaMemPoolGetAccess(&out_flags, NULL, &location);
      }},
+    // ---- pools by location and allocation type (CUDA 13.0) ----
+    {"cudaMemGetDefaultMemPool.null_pool",
+     [] {
+         location = device_location(0);
+         return cudaMemGetDefaultMemPool(NULL, &location, cudaMemAllocationTypePinned);
+     }},
+    {"cudaMemGetDefaultMemPool.null_location",
+     [] { return cudaMemGetDefaultMemPool(&out_pool, NULL, cudaMemAllocationTypePinned); }},
+    {"cudaMemGetDefaultMemPool.location_device_count",
+     [] {
+         location = device_location(count);
+         return cudaMemGetDefaultMemPool(&out_pool, &location, cudaMemAllocationTypePinned);
+     }},
+    {"cudaMemGetDefaultMemPool.location_none_pinned",
+     [] {
+         location = device_location(0);
+         location.type = cudaMemLocationTypeNone;
+         return cudaMemGetDefaultMemPool(&out_pool, &location, cudaMemAllocationTypePinned);
+     }},
+    {"cudaMemGetDefaultMemPool.allocation_type_invalid",
+     [] {
+         location = device_location(0);
+         return cudaMemGetDefaultMemPool(&out_pool, &location, cudaMemAllocationTypeInvalid);
+     }},
+    {"cudaMemGetMemPool.null_pool",
+     [] {
+         location = device_location(0);
+         return cudaMemGetMemPool(NULL, &location, cudaMemAllocationTypePinned);
+     }},
+    {"cudaMemGetMemPool.location_device_count",
+     [] {
+         location = device_location(count);
+         return cudaMemGetMemPool(&out_pool, &location, cudaMemAllocationTypePinned);
+     }},
+    {"cudaMemSetMemPool.null_location",
+     [] { return cudaMemSetMemPool(NULL, cudaMemAllocationTypePinned, pool); }},
+    {"cudaMemSetMemPool.null_pool",
+     [] {
+         location = device_location(0);
+         return cudaMemSetMemPool(&location, cudaMemAllocationTypePinned, NULL);
+     }},
+    {"cudaMemSetMemPool.location_device_count",
+     [] {
+         location = device_location(count);
+         return cudaMemSetMemPool(&location, cudaMemAllocationTypePinned, pool);
+     }},
 };
 
 int main(int argc, char **argv)
