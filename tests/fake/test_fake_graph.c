@@ -4,66 +4,18 @@
  * nodes driven by fake_set_conditional, graph memory nodes and their attributes, user objects,
  * edges with edge data.  The tests run in order in one process and share its state.
  */
-#include "fakecuda.h"
-
-#include <cuda.h>
-#include <cudaTypedefs.h>
-#include <dlfcn.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <cmocka.h>
-
-static void *lib;
-static PFN_cuGetProcAddress_v12000 get_proc;
-#define X(ret, name, params) static ret(*p_##name) params;
-FAKECUDA_API(X)
-#undef X
-
-static void *proc(const char *name)
-{
-    void *fn = NULL;
-    CUdriverProcAddressQueryResult status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
-    if (get_proc(name, &fn, 13000, 0, &status) != CUDA_SUCCESS || status != 0)
-        return NULL;
-    return fn;
-}
+#include "fake_selftest.h"
 
 /* An entry point with the signature cuda.h declares for `name` (the 12.3 ones for edge data). */
-#define D(name) ((__typeof__(&name))proc(#name))
+#define D(name) ((__typeof__(&name))proc(#name, 13000))
 
 static CUfunction add_fn, noargs_fn;
-
-static unsigned char *read_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    unsigned char *buf = calloc(1, (size_t)n + 1);
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    return buf;
-}
 
 static int setup(void **state)
 {
     (void)state;
-    lib = dlopen(getenv("MINICUDART_DRIVER"), RTLD_NOW | RTLD_LOCAL);
-    if (!lib)
+    if (open_fake() != 0)
         return -1;
-    get_proc = (PFN_cuGetProcAddress_v12000)dlsym(lib, "cuGetProcAddress_v2");
-#define X(ret, name, params) p_##name = (ret(*) params)dlsym(lib, #name);
-    FAKECUDA_API(X)
-#undef X
     CUcontext ctx = NULL;
     CUmodule mod = NULL;
     unsigned char *cubin = read_file(FAKE_FIXTURE_CUBIN);

@@ -3,63 +3,13 @@
  * (dlopen MINICUDART_DRIVER, then cuGetProcAddress_v2), over a cubin and a PTX file that nvcc
  * made from fixture_kernels.cu.  The tests run in order in one process and share its state.
  */
-#include "fakecuda.h"
-
-#include <cuda.h>
-#include <cudaTypedefs.h>
-#include <dlfcn.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <cmocka.h>
-
-static void *lib;
-static PFN_cuGetProcAddress_v12000 get_proc;
-#define X(ret, name, params) static ret(*p_##name) params;
-FAKECUDA_API(X)
-#undef X
-
-static void *proc(const char *name, int version)
-{
-    void *fn = NULL;
-    CUdriverProcAddressQueryResult status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
-    if (get_proc(name, &fn, version, 0, &status) != CUDA_SUCCESS || status != 0)
-        return NULL;
-    return fn;
-}
-
-static unsigned char *read_file(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    unsigned char *buf = calloc(1, (size_t)n + 1);
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    if (size)
-        *size = (size_t)n;
-    return buf;
-}
+#include "fake_selftest.h"
 
 static int setup(void **state)
 {
     (void)state;
-    lib = dlopen(getenv("MINICUDART_DRIVER"), RTLD_NOW | RTLD_LOCAL);
-    if (!lib)
+    if (open_fake() != 0)
         return -1;
-    get_proc = (PFN_cuGetProcAddress_v12000)dlsym(lib, "cuGetProcAddress_v2");
-#define X(ret, name, params) p_##name = (ret(*) params)dlsym(lib, #name);
-    FAKECUDA_API(X)
-#undef X
     return get_proc && p_fake_call_count ? 0 : -1;
 }
 
@@ -248,7 +198,7 @@ static void exercise_module(const void *image, int jit)
 static void cubin_module_gives_kernels_layouts_globals_and_launches(void **state)
 {
     (void)state;
-    unsigned char *cubin = read_file(FAKE_FIXTURE_CUBIN, NULL);
+    unsigned char *cubin = read_file(FAKE_FIXTURE_CUBIN);
     assert_non_null(cubin);
     exercise_module(cubin, 0);
     free(cubin);
@@ -257,7 +207,7 @@ static void cubin_module_gives_kernels_layouts_globals_and_launches(void **state
 static void ptx_module_gives_kernels_layouts_globals_and_launches(void **state)
 {
     (void)state;
-    unsigned char *ptx = read_file(FAKE_FIXTURE_PTX, NULL);
+    unsigned char *ptx = read_file(FAKE_FIXTURE_PTX);
     assert_non_null(ptx);
     exercise_module(ptx, 1);
     free(ptx);
@@ -273,12 +223,12 @@ static void wrong_sm_and_garbage_images_are_refused(void **state)
     PFN_cuModuleLoadDataEx_v2010 load = proc("cuModuleLoadDataEx", 2010);
     assert_int_equal(load(&mod, "\x01\x02garbage", 2, opts, vals), CUDA_ERROR_INVALID_IMAGE);
     assert_true(strlen(log) > 0);
-    unsigned char *cubin = read_file(FAKE_FIXTURE_CUBIN, NULL);
+    unsigned char *cubin = read_file(FAKE_FIXTURE_CUBIN);
     assert_non_null(cubin);
     p_fake_set_sm(100);
     assert_int_equal(load(&mod, cubin, 0, NULL, NULL), CUDA_ERROR_NO_BINARY_FOR_GPU);
     p_fake_set_sm(75);
-    unsigned char *ptx = read_file(FAKE_FIXTURE_PTX, NULL);
+    unsigned char *ptx = read_file(FAKE_FIXTURE_PTX);
     assert_int_equal(load(&mod, ptx, 0, NULL, NULL), CUDA_ERROR_INVALID_PTX);
     p_fake_set_sm(90);
     free(ptx);
