@@ -285,8 +285,9 @@ RT_API cudaError_t cudaDeviceFlushGPUDirectRDMAWrites(
 
 /* The runtime describes the element by a channel descriptor, the driver by (CUarray_format,
  * channel count): translated as cudaMallocArray does.  A descriptor the driver cannot represent is
- * cudaErrorInvalidValue here (the documented code), not cudaErrorInvalidChannelDescriptor.  The
- * driver documents CUDA_ERROR_INVALID_CONTEXT for it, so the context is entered first. */
+ * cudaErrorInvalidChannelDescriptor, as cudaMallocArray answers (measured on the H200; the
+ * documentation names only cudaErrorInvalidValue).  The driver documents
+ * CUDA_ERROR_INVALID_CONTEXT for it, so the context is entered first. */
 RT_API cudaError_t cudaDeviceGetTexture1DLinearMaxWidth(size_t *maxWidthInElements,
                                                         const struct cudaChannelFormatDesc *fmtDesc,
                                                         int device)
@@ -301,8 +302,9 @@ RT_API cudaError_t cudaDeviceGetTexture1DLinearMaxWidth(size_t *maxWidthInElemen
         RT_RETURN(cudaErrorInvalidDevice);
     CUarray_format format;
     unsigned channels;
-    if (rt_channel_to_format(fmtDesc, &format, &channels) != cudaSuccess)
-        RT_RETURN(cudaErrorInvalidValue);
+    e = rt_channel_to_format(fmtDesc, &format, &channels);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
     RT_RETURN(rt_driver_result(d, rt_drv.cuDeviceGetTexture1DLinearMaxWidth(
         maxWidthInElements, format, channels, rt_devices[device].cu)));
 }

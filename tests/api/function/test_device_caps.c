@@ -65,8 +65,9 @@ static void texture_width_error_paths(void **state)
     assert_cuda(cudaDeviceGetTexture1DLinearMaxWidth(&width, NULL, 0), cudaErrorInvalidValue);
     assert_cuda(cudaDeviceGetTexture1DLinearMaxWidth(&width, &f1, 2), cudaErrorInvalidDevice);
     assert_cuda(cudaDeviceGetTexture1DLinearMaxWidth(&width, &f1, -1), cudaErrorInvalidDevice);
-    /* Three channels: no driver format; the documented code, not InvalidChannelDescriptor. */
-    assert_cuda(cudaDeviceGetTexture1DLinearMaxWidth(&width, &three, 0), cudaErrorInvalidValue);
+    /* Three channels: no driver format; cudaMallocArray's code, as NVIDIA answers on the H200. */
+    assert_cuda(cudaDeviceGetTexture1DLinearMaxWidth(&width, &three, 0),
+                cudaErrorInvalidChannelDescriptor);
     assert_int_equal(fk.fake_count_calls("cuDeviceGetTexture1DLinearMaxWidth"), 0);
     fk.fake_fail_call("cuDeviceGetTexture1DLinearMaxWidth", 1, 1 /* INVALID_VALUE */);
     assert_cuda(cudaDeviceGetTexture1DLinearMaxWidth(&width, &f1, 0), cudaErrorInvalidValue);
