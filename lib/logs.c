@@ -15,8 +15,8 @@
  * copy out of the driver's buffer.  minicudart's own trace (MINICUDART_TRACE, trace.c) is not
  * delivered to it: the trace is a step-by-step account that is off by default and has its own
  * hook (minicudart_set_trace_hook), while the log callback is NVIDIA's feed of error and warning
- * messages; mixing the two would make the callback and the dumps disagree and would make a
- * program see different messages under the two runtimes for the same failures.
+ * messages; mixing the two would make the callback and the dumps disagree, and would flood a
+ * callback written for NVIDIA's runtime (which has no such trace) with lines it never expects.
  *
  * The entry points are optional in the driver table (12.4 and 12.9): a driver without them
  * answers cudaErrorNotSupported, after the argument checks.
