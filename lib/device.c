@@ -34,8 +34,19 @@ static atomic_bool rt_devices_ready;        /* set once rt_devices_status is fin
 static cudaError_t rt_devices_status;
 static pthread_mutex_t rt_context_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* The device this thread chose with cudaSetDevice, or -1: then device 0. */
+/* The device this thread chose with cudaSetDevice (or the runtime chose for it), or -1: then
+ * rt_thread_default(). */
 static _Thread_local int rt_thread_device = -1;
+
+/* The thread's device; for a thread that has chosen none, the first of its cudaSetValidDevices
+ * list, else device 0. */
+static int rt_thread_default(void)
+{
+    const int *list;
+    if (rt_thread_device >= 0)
+        return rt_thread_device;
+    return rt_valid_devices(&list) > 0 ? list[0] : 0;
+}
 
 static void rt_devices_init_steps(void);
 
@@ -329,6 +340,31 @@ static cudaError_t rt_context_use(rt_device *d, CUcontext current)
     return cudaSuccess;
 }
 
+/* The first CUDA work of a thread that chose no device and has no context current: the devices
+ * of its cudaSetValidDevices list are tried in order, and the first whose primary context can be
+ * used becomes the thread's device (the documented "tries devices from the list sequentially
+ * until it finds one that works"); when none works, the last one's error.  Without a list the
+ * default device 0, initialised by the caller.  *current is updated to the context now current. */
+static cudaError_t rt_context_choose(rt_device **out, CUcontext *current)
+{
+    const int *list;
+    int count = rt_valid_devices(&list);
+    *out = &rt_devices[0];
+    cudaError_t e = cudaSuccess;
+    for (int i = 0; i < count; i++) {
+        rt_device *d = &rt_devices[list[i]];
+        e = rt_context_use(d, *current);
+        if (e == cudaSuccess) {
+            *out = d;
+            *current = d->context;
+            return e;
+        }
+        RT_TRACE("valid device %d does not work (%s): trying the next", list[i],
+                 rt_error_name(e));
+    }
+    return e;
+}
+
 cudaError_t rt_context_enter(rt_device **out)
 {
     if (atomic_load_explicit(&rt_unloading, memory_order_relaxed))
@@ -348,8 +384,10 @@ cudaError_t rt_context_enter(rt_device **out)
             return cudaErrorDeviceUninitialized;
         if (!atomic_load_explicit(&d->foreign, memory_order_relaxed))
             rt_thread_device = rt_device_index(d);
-    } else {
-        d = &rt_devices[index < 0 ? 0 : index];
+    } else if (index >= 0) {
+        d = &rt_devices[index];
+    } else if ((e = rt_context_choose(&d, &current)) != cudaSuccess) {
+        return e;
     }
 
     /* Fast path: the context is active and already current. */
@@ -409,7 +447,7 @@ RT_API cudaError_t cudaGetDevice(int *device)
     CUcontext current = NULL;
     rt_drv.cuCtxGetCurrent(&current);
     int owner = current ? rt_device_of_current(current) : -1;
-    *device = owner >= 0 ? owner : rt_thread_device >= 0 ? rt_thread_device : 0;
+    *device = owner >= 0 ? owner : rt_thread_default();
     return cudaSuccess;
 }
 
@@ -433,7 +471,7 @@ RT_API cudaError_t cudaDeviceReset(void)
     CUcontext current = NULL;
     rt_drv.cuCtxGetCurrent(&current);
     if (!current) {
-        d = &rt_devices[rt_thread_device >= 0 ? rt_thread_device : 0];
+        d = &rt_devices[rt_thread_default()];
     } else if (!(d = rt_context_slot(current))) {
         RT_RETURN(cudaErrorDeviceUninitialized);
     } else if (atomic_load(&d->foreign)) {
@@ -482,7 +520,7 @@ cudaError_t rt_device_current(rt_device **out)
     CUcontext current = NULL;
     rt_drv.cuCtxGetCurrent(&current);
     int owner = current ? rt_device_of_current(current) : -1;
-    *out = &rt_devices[owner >= 0 ? owner : rt_thread_device >= 0 ? rt_thread_device : 0];
+    *out = &rt_devices[owner >= 0 ? owner : rt_thread_default()];
     return cudaSuccess;
 }
 

@@ -1,7 +1,8 @@
 /*
  * device_config.c - configuration of the current device's context and queries between devices:
- * limits, the cache preference, peer access, P2P attributes, the profiler, the persisting L2
- * cache, PCI bus ids, cudaChooseDevice, GPUDirect RDMA flushes, the 1D linear texture width and
+ * limits, the cache preference, the (deprecated) shared memory bank size, peer access, P2P
+ * attributes, the profiler, the persisting L2 cache, PCI bus ids, cudaChooseDevice, the valid
+ * device list of cudaSetValidDevices, GPUDirect RDMA flushes, the 1D linear texture width and
  * the atomic capabilities of the links to the host and between devices.
  *
  * Calls that configure a context act on the thread's current device and initialise it first
@@ -14,6 +15,7 @@
 #include <cudaProfilerTypedefs.h>
 #include <cuda_profiler_api.h>
 #include <pthread.h>
+#include <string.h>
 
 #include "array.h"
 #include "function.h"
@@ -27,6 +29,9 @@ _Static_assert((int)cudaDevP2PAttrPerformanceRank == CU_DEVICE_P2P_ATTRIBUTE_PER
                (int)cudaDevP2PAttrCudaArrayAccessSupported ==
                    CU_DEVICE_P2P_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED,
                "P2P attributes differ");
+_Static_assert((int)cudaSharedMemBankSizeEightByte == CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE &&
+               (int)cudaSharedMemBankSizeFourByte == CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE,
+               "shared memory configurations differ");
 _Static_assert((int)cudaFlushGPUDirectRDMAWritesToAllDevices ==
                    CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_ALL_DEVICES,
                "RDMA flush scopes differ");
@@ -82,6 +87,43 @@ RT_API cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *pCacheConfig)
     if (e == cudaSuccess)
         *pCacheConfig = (enum cudaFuncCache)config;
     RT_RETURN(e);
+}
+
+/* Deprecated: the bank width of shared memory.  Every device CUDA 13 supports has fixed 4-byte
+ * banks; NVIDIA documents that Get then answers the hardware's fixed size and Set "will do
+ * nothing".  With the driver's entry points (still in 13.0) its answers are passed on; a driver
+ * without them gets the documented answers here.  The value is checked by the runtime, as
+ * cudaFuncSetSharedMemConfig does. */
+RT_API cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *pConfig)
+{
+    if (!pConfig)
+        RT_RETURN(cudaErrorInvalidValue);
+    rt_device *d;
+    cudaError_t e = rt_context_enter(&d);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    CUsharedconfig config = CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE;
+    if (rt_drv.cuCtxGetSharedMemConfig)
+        e = rt_driver_result(d, rt_drv.cuCtxGetSharedMemConfig(&config));
+    if (e == cudaSuccess)
+        *pConfig = (enum cudaSharedMemConfig)config;
+    RT_RETURN(e);
+}
+
+RT_API cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config)
+{
+    if ((int)config < cudaSharedMemBankSizeDefault || (int)config > cudaSharedMemBankSizeEightByte)
+        RT_RETURN(cudaErrorInvalidValue);
+    rt_device *d;
+    cudaError_t e = rt_context_enter(&d);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    if (!rt_drv.cuCtxSetSharedMemConfig) {
+        RT_TRACE("cudaDeviceSetSharedMemConfig(%d): no cuCtxSetSharedMemConfig in the driver; "
+                 "banks are fixed at 4 bytes: no effect", (int)config);
+        return cudaSuccess;
+    }
+    RT_RETURN(rt_driver_result(d, rt_drv.cuCtxSetSharedMemConfig((CUsharedconfig)config)));
 }
 
 RT_API cudaError_t cudaCtxResetPersistingL2Cache(void)
@@ -261,6 +303,52 @@ RT_API cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *pr
             best = i;
     }
     *device = best;
+    return cudaSuccess;
+}
+
+/*
+ * The devices a thread that chose none tries, in order (cudaSetValidDevices): kept per thread,
+ * like the device a thread chose with cudaSetDevice.  rt_context_enter (device.c) asks for the list
+ * when it picks the thread's device at its first CUDA work; an empty list means the default
+ * (device 0).  The list is read only by its own thread, so it needs no lock.  At most
+ * RT_VALID_DEVICES_MAX entries: a longer list (only possible on a machine with more devices) is
+ * refused as cudaErrorInvalidValue rather than cut short.
+ */
+#define RT_VALID_DEVICES_MAX 64
+static _Thread_local int rt_valid_list[RT_VALID_DEVICES_MAX];
+static _Thread_local int rt_valid_count;
+
+int rt_valid_devices(const int **list)
+{
+    *list = rt_valid_list;
+    return rt_valid_count;
+}
+
+/* Checks in the documented order: a len of 0 restores the default (device_arr unread, may be
+ * NULL); a NULL list, a negative len or one longer than the device count is
+ * cudaErrorInvalidValue; an ordinal that names no device is cudaErrorInvalidDevice.  A list that
+ * fails leaves the thread's list as it was.  The thread's current device, once chosen, is
+ * unchanged: the list decides only a choice still to come. */
+RT_API cudaError_t cudaSetValidDevices(int *device_arr, int len)
+{
+    if (len != 0 && (!device_arr || len < 0))
+        RT_RETURN(cudaErrorInvalidValue);
+    rt_device *first;
+    cudaError_t e = rt_device_lookup(0, &first);          /* initialises the device table */
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    if (len == 0) {
+        rt_valid_count = 0;
+        return cudaSuccess;
+    }
+    if (len > rt_device_count || len > RT_VALID_DEVICES_MAX)
+        RT_RETURN(cudaErrorInvalidValue);
+    for (int i = 0; i < len; i++)
+        if (device_arr[i] < 0 || device_arr[i] >= rt_device_count)
+            RT_RETURN(cudaErrorInvalidDevice);
+    memcpy(rt_valid_list, device_arr, (size_t)len * sizeof *device_arr);
+    rt_valid_count = len;
+    RT_TRACE("cudaSetValidDevices: %d device(s), first %d", len, device_arr[0]);
     return cudaSuccess;
 }
 

@@ -65,6 +65,12 @@ cudaError_t rt_device_lookup(int device, rt_device **out);
  * 0 — without initialising anything beyond the device table. */
 cudaError_t rt_device_current(rt_device **out);
 
+/* ---- device_config.c ------------------------------------------------------------------------- */
+
+/* The calling thread's cudaSetValidDevices list: sets *list and returns its length, 0 when the
+ * thread set none (then device 0 is its default). */
+int rt_valid_devices(const int **list);
+
 /* ---- the _ptsz entry points of this area ------------------------------------------------------ */
 
 RT_API cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config, const void *func,

@@ -218,5 +218,6 @@ extern const proc_entry fake_procs_graph_exec[]; /* executable graphs (fake_grap
 extern const proc_entry fake_procs_capture[];    /* stream capture (fake_capture.c) */
 extern const proc_entry fake_procs_mempool[];    /* pools, async allocation, graph memory */
 extern const proc_entry fake_procs_query[];      /* range attributes, device capabilities */
+extern const proc_entry fake_procs_notify[];     /* async notifications, logs, bank size */
 
 #endif

@@ -1,10 +1,18 @@
 // conf_device.cu - device configuration: flags (the sequence of SEMANTICS.md section 0), limits,
-// cache preference, peer queries, PCI bus ids, reset and re-initialisation, bad arguments.  The
-// same program under NVIDIA's runtime and minicudart, compared line by line.
+// cache preference, the shared memory bank size, peer queries, PCI bus ids, reset and
+// re-initialisation, the valid device list, async notifications and the driver's log, bad
+// arguments.  The same program under NVIDIA's runtime and minicudart, compared line by line.
 #include <cuda_profiler_api.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include <thread>
 
 #include "gpu_check.h"
+
+// cudaDeviceGet/SetSharedMemConfig are deprecated, and still part of the API under test.
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
 static int ok = 1;
 
@@ -39,6 +47,129 @@ static void limit_round_trip(const char *name, cudaLimit limit, size_t value)
     probe(name, cudaDeviceSetLimit(limit, value));
     CHECK(cudaDeviceGetLimit(&after, limit));
     printf("%s: before %zu, set %zu, read %zu\n", name, before, value, after);
+}
+
+static void shared_mem_config_lines(void)
+{
+    cudaSharedMemConfig config = (cudaSharedMemConfig)7;
+    probe("cudaDeviceGetSharedMemConfig", cudaDeviceGetSharedMemConfig(&config));
+    printf("shared memory bank size initially %d\n", (int)config);
+    probe("cudaDeviceSetSharedMemConfig(EightByte)",
+          cudaDeviceSetSharedMemConfig(cudaSharedMemBankSizeEightByte));
+    config = (cudaSharedMemConfig)7;
+    probe("cudaDeviceGetSharedMemConfig after EightByte", cudaDeviceGetSharedMemConfig(&config));
+    printf("shared memory bank size after EightByte %d\n", (int)config);
+    probe("cudaDeviceSetSharedMemConfig(FourByte)",
+          cudaDeviceSetSharedMemConfig(cudaSharedMemBankSizeFourByte));
+    probe("cudaDeviceSetSharedMemConfig(Default)",
+          cudaDeviceSetSharedMemConfig(cudaSharedMemBankSizeDefault));
+    probe("cudaDeviceSetSharedMemConfig(3)", cudaDeviceSetSharedMemConfig((cudaSharedMemConfig)3));
+    config = (cudaSharedMemConfig)7;
+    CHECK(cudaDeviceGetSharedMemConfig(&config));
+    printf("shared memory bank size at the end %d\n", (int)config);
+}
+
+// Devices are printed relative to the count ("last" is count - 1), so that the transcript is
+// the same on machines with one GPU or several.
+static const char *which(int device, int count)
+{
+    return device == count - 1 ? "last" : device == 0 ? "0" : device < 0 ? "none" : "other";
+}
+
+// A fresh thread has chosen no device: the valid device list decides which one it works on.
+static void valid_devices_thread(int count)
+{
+    int last[] = {count - 1};
+    probe("cudaSetValidDevices({last}, 1) in a fresh thread", cudaSetValidDevices(last, 1));
+    int device = -1;
+    probe("cudaGetDevice before any work", cudaGetDevice(&device));
+    printf("device before any work: %s\n", which(device, count));
+    probe("cudaFree(NULL) (first work of the thread)", cudaFree(NULL));
+    device = -1;
+    CHECK(cudaGetDevice(&device));
+    printf("device after the first work: %s\n", which(device, count));
+    int beyond[] = {count};
+    probe("cudaSetValidDevices({count}, 1)", cudaSetValidDevices(beyond, 1));
+    probe("cudaSetValidDevices(NULL, 1)", cudaSetValidDevices(NULL, 1));
+    int many[17] = {0};
+    probe("cudaSetValidDevices(list, count + 1)", cudaSetValidDevices(many, count + 1));
+    probe("cudaSetValidDevices(NULL, 0)", cudaSetValidDevices(NULL, 0));
+    device = -1;
+    CHECK(cudaGetDevice(&device));
+    printf("device after len 0: %s\n", which(device, count));
+}
+
+// The list of one thread, seen from another that has chosen no device either.
+static void valid_devices_other_thread(int count)
+{
+    int last[] = {count - 1};
+    CHECK(cudaSetValidDevices(last, 1));
+    int seen = -1;
+    std::thread other([&] { cudaGetDevice(&seen); });
+    other.join();
+    printf("another fresh thread's device: %s\n", which(seen, count));
+    CHECK(cudaSetValidDevices(NULL, 0));
+}
+
+static int notifications;
+
+static void on_notification(cudaAsyncNotificationInfo_t *, void *, cudaAsyncCallbackHandle_t)
+{
+    notifications++;
+}
+
+static void async_notification_lines(void)
+{
+    cudaAsyncCallbackHandle_t handle = NULL;
+    probe("cudaDeviceRegisterAsyncNotification(0)",
+          cudaDeviceRegisterAsyncNotification(0, on_notification, NULL, &handle));
+    printf("async notification handle set: %s\n", handle ? "yes" : "no");
+    probe("cudaDeviceUnregisterAsyncNotification(0)",
+          cudaDeviceUnregisterAsyncNotification(0, handle));
+    probe("cudaDeviceUnregisterAsyncNotification(0) again",
+          cudaDeviceUnregisterAsyncNotification(0, handle));
+}
+
+static int log_messages;
+
+static void on_log(void *, cudaLogLevel, char *, size_t)
+{
+    log_messages++;
+}
+
+// Only stable facts: return codes, whether sizes are plausible; never the log text.
+static void log_lines(void)
+{
+    cudaLogsCallbackHandle handle = NULL;
+    probe("cudaLogsRegisterCallback", cudaLogsRegisterCallback(on_log, NULL, &handle));
+    printf("log callback handle set: %s\n", handle ? "yes" : "no");
+    cudaLogIterator start = 0;
+    probe("cudaLogsCurrent", cudaLogsCurrent(&start, 0));
+    probe("cudaSetDevice(99) (something to log)", cudaSetDevice(99));
+
+    static char buffer[25600 + 1];
+    size_t size = sizeof buffer;
+    cudaLogIterator it = start;
+    cudaError_t e = cudaLogsDumpToMemory(&it, buffer, &size, 0);
+    probe("cudaLogsDumpToMemory(from the start)", e);
+    printf("dump size below the capacity and NUL-terminated: %s\n",
+           size < sizeof buffer && buffer[size] == '\0' ? "yes" : "no");
+    printf("iterator not behind the start: %s\n", it >= start ? "yes" : "no");
+    size = sizeof buffer;
+    probe("cudaLogsDumpToMemory(NULL iterator)", cudaLogsDumpToMemory(NULL, buffer, &size, 0));
+    printf("whole dump size below the capacity: %s\n", size < sizeof buffer ? "yes" : "no");
+
+    char path[] = "/tmp/conf_device_logs_XXXXXX";
+    int fd = mkstemp(path);
+    if (fd >= 0)
+        close(fd);
+    it = start;
+    probe("cudaLogsDumpToFile(from the start)", cudaLogsDumpToFile(&it, path, 0));
+    printf("dump file exists: %s\n", access(path, F_OK) == 0 ? "yes" : "no");
+    unlink(path);
+
+    probe("cudaLogsUnregisterCallback", cudaLogsUnregisterCallback(handle));
+    probe("cudaLogsUnregisterCallback again", cudaLogsUnregisterCallback(handle));
 }
 
 int main(void)
@@ -76,6 +207,8 @@ int main(void)
     printf("cache config after set %d\n", (int)cache);
     CHECK(cudaDeviceSetCacheConfig(cudaFuncCachePreferNone));
     probe("cudaCtxResetPersistingL2Cache", cudaCtxResetPersistingL2Cache());
+
+    shared_mem_config_lines();
 
     // Peers: device 0 against itself.
     int can = -1;
@@ -159,6 +292,19 @@ int main(void)
     CHECK(cudaDeviceGetLimit(&stack, cudaLimitStackSize));
     printf("stack size after reset %zu\n", stack);
     CHECK(cudaFree(d2));
+
+    // The valid device list: in fresh threads, then in this one, whose device is chosen.
+    int count = 0;
+    CHECK(cudaGetDeviceCount(&count));
+    std::thread fresh(valid_devices_thread, count);
+    fresh.join();
+    valid_devices_other_thread(count);
+    int first[] = {0};
+    probe("cudaSetValidDevices({0}, 1) after initialisation", cudaSetValidDevices(first, 1));
+    CHECK(cudaSetValidDevices(NULL, 0));
+
+    async_notification_lines();
+    log_lines();
     printf("conf_device: %s\n", ok ? "PASS" : "FAIL");
     return ok ? 0 : 1;
 }

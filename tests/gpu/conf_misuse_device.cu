@@ -6,7 +6,8 @@
 
 #include "misuse.h"
 
-// cudaGetDriverEntryPoint is deprecated, and still part of the API under test.
+// cudaGetDriverEntryPoint and cudaDeviceGet/SetSharedMemConfig are deprecated, and still part of
+// the API under test.
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
 // The per-thread-default-stream variants; the toolkit declares them only in such builds.
@@ -26,6 +27,19 @@ static char text[64];
 static void *fn;
 static cudaDriverEntryPointQueryResult status;
 static cudaDeviceProp prop;
+
+static char log_buffer[64];
+static cudaLogIterator log_iterator;
+static cudaAsyncCallbackHandle_t async_handle;
+static cudaLogsCallbackHandle log_handle;
+
+static void ignore_notification(cudaAsyncNotificationInfo_t *, void *, cudaAsyncCallbackHandle_t)
+{
+}
+
+static void ignore_log(void *, cudaLogLevel, char *, size_t)
+{
+}
 
 static void setup(void)
 {
@@ -68,6 +82,125 @@ static const misuse_case cases[] = {
     {"cudaGetDeviceProperties.null_prop", [] { return cudaGetDeviceProperties(NULL, 0); }},
     {"cudaGetDeviceProperties.negative_device", [] { return cudaGetDeviceProperties(&prop, -1); }},
     {"cudaGetDeviceProperties.device_count", [] { return cudaGetDeviceProperties(&prop, count); }},
+    // ---- the valid device list (the thread's device is chosen already: setup) ----
+    {"cudaSetValidDevices.null_list", [] { return cudaSetValidDevices(NULL, 1); }},
+    {"cudaSetValidDevices.negative_len",
+     [] {
+         int list[] = {0};
+         return cudaSetValidDevices(list, -1);
+     }},
+    {"cudaSetValidDevices.len_over_count",
+     [] {
+         int list[17] = {0};
+         return cudaSetValidDevices(list, count + 1);
+     },
+     [] { cudaSetValidDevices(NULL, 0); }},
+    {"cudaSetValidDevices.ordinal_count",
+     [] {
+         int list[] = {count};
+         return cudaSetValidDevices(list, 1);
+     },
+     [] { cudaSetValidDevices(NULL, 0); }},
+    {"cudaSetValidDevices.ordinal_negative",
+     [] {
+         int list[] = {-1};
+         return cudaSetValidDevices(list, 1);
+     },
+     [] { cudaSetValidDevices(NULL, 0); }},
+    {"cudaSetValidDevices.null_list_len_0", [] { return cudaSetValidDevices(NULL, 0); }},
+    // ---- the shared memory bank size ----
+    {"cudaDeviceGetSharedMemConfig.null_config", [] { return cudaDeviceGetSharedMemConfig(NULL); }},
+    {"cudaDeviceSetSharedMemConfig.unknown_config",
+     [] { return cudaDeviceSetSharedMemConfig((cudaSharedMemConfig)3); }},
+    {"cudaDeviceSetSharedMemConfig.negative_config",
+     [] { return cudaDeviceSetSharedMemConfig((cudaSharedMemConfig)-1); }},
+    // ---- async notifications ----
+    {"cudaDeviceRegisterAsyncNotification.null_callback",
+     [] { return cudaDeviceRegisterAsyncNotification(0, NULL, NULL, &async_handle); }},
+    {"cudaDeviceRegisterAsyncNotification.null_handle",
+     [] { return cudaDeviceRegisterAsyncNotification(0, ignore_notification, NULL, NULL); }},
+    {"cudaDeviceRegisterAsyncNotification.device_count",
+     [] {
+         return cudaDeviceRegisterAsyncNotification(count, ignore_notification, NULL,
+                                                    &async_handle);
+     }},
+    {"cudaDeviceRegisterAsyncNotification.negative_device",
+     [] {
+         return cudaDeviceRegisterAsyncNotification(-1, ignore_notification, NULL, &async_handle);
+     }},
+    {"cudaDeviceUnregisterAsyncNotification.null_handle",
+     [] { return cudaDeviceUnregisterAsyncNotification(0, NULL); }},
+    {"cudaDeviceUnregisterAsyncNotification.bogus_handle",
+     [] {
+         return cudaDeviceUnregisterAsyncNotification(
+             0, (cudaAsyncCallbackHandle_t)misuse_host_page);
+     }},
+    {"cudaDeviceUnregisterAsyncNotification.device_count",
+     [] {
+         async_handle = NULL;
+         cudaDeviceRegisterAsyncNotification(0, ignore_notification, NULL, &async_handle);
+         misuse_clear();
+         return cudaDeviceUnregisterAsyncNotification(count, async_handle);
+     },
+     [] { cudaDeviceUnregisterAsyncNotification(0, async_handle); }},
+    {"cudaDeviceUnregisterAsyncNotification.twice",
+     [] {
+         async_handle = NULL;
+         cudaDeviceRegisterAsyncNotification(0, ignore_notification, NULL, &async_handle);
+         cudaDeviceUnregisterAsyncNotification(0, async_handle);
+         misuse_clear();
+         return cudaDeviceUnregisterAsyncNotification(0, async_handle);
+     }},
+    // ---- the driver's log ----
+    {"cudaLogsRegisterCallback.null_callback",
+     [] { return cudaLogsRegisterCallback(NULL, NULL, &log_handle); }},
+    {"cudaLogsUnregisterCallback.null_handle", [] { return cudaLogsUnregisterCallback(NULL); }},
+    {"cudaLogsUnregisterCallback.bogus_handle",
+     [] { return cudaLogsUnregisterCallback((cudaLogsCallbackHandle)misuse_host_page); }},
+    {"cudaLogsUnregisterCallback.twice",
+     [] {
+         log_handle = NULL;
+         cudaLogsRegisterCallback(ignore_log, NULL, &log_handle);
+         cudaLogsUnregisterCallback(log_handle);
+         misuse_clear();
+         return cudaLogsUnregisterCallback(log_handle);
+     }},
+    {"cudaLogsCurrent.null_iterator", [] { return cudaLogsCurrent(NULL, 0); }},
+    {"cudaLogsCurrent.flags_1", [] { return cudaLogsCurrent(&log_iterator, 1); }},
+    {"cudaLogsDumpToFile.null_path", [] { return cudaLogsDumpToFile(NULL, NULL, 0); }},
+    {"cudaLogsDumpToFile.flags_1",
+     [] { return cudaLogsDumpToFile(NULL, "/tmp/conf_misuse_device.log", 1); }},
+    {"cudaLogsDumpToFile.unwritable_path",
+     [] { return cudaLogsDumpToFile(NULL, "/nonexistent-dir/logs.txt", 0); }},
+    {"cudaLogsDumpToMemory.null_buffer",
+     [] {
+         size_out = sizeof log_buffer;
+         return cudaLogsDumpToMemory(NULL, NULL, &size_out, 0);
+     }},
+    {"cudaLogsDumpToMemory.null_size",
+     [] { return cudaLogsDumpToMemory(NULL, log_buffer, NULL, 0); }},
+    {"cudaLogsDumpToMemory.flags_1",
+     [] {
+         size_out = sizeof log_buffer;
+         return cudaLogsDumpToMemory(NULL, log_buffer, &size_out, 1);
+     }},
+    // Nothing logged since the iterator was taken: the size that comes back says so.
+    {"cudaLogsDumpToMemory.size_0_nothing_new",
+     [] {
+         cudaLogsCurrent(&log_iterator, 0);
+         size_out = 0;
+         cudaError_t e = cudaLogsDumpToMemory(&log_iterator, log_buffer, &size_out, 0);
+         misuse_note("size_%zu", size_out);
+         return e;
+     }},
+    {"cudaLogsDumpToMemory.size_1_nothing_new",
+     [] {
+         cudaLogsCurrent(&log_iterator, 0);
+         size_out = 1;
+         cudaError_t e = cudaLogsDumpToMemory(&log_iterator, log_buffer, &size_out, 0);
+         misuse_note("size_%zu", size_out);
+         return e;
+     }},
     // ---- capability queries ----
     {"cudaDeviceGetTexture1DLinearMaxWidth.null_width",
      [] {
