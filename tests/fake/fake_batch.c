@@ -240,13 +240,14 @@ static CUresult CUDAAPI f_cuMemcpy3DBatchAsync(size_t count, CUDA_MEMCPY3D_BATCH
 
 /* ---- prefetches and discards ---------------------------------------------------------------- */
 
-/* "type:id@index,..." of the first locations, for the call log. */
+/* "type:id@index,..." of the first locations, for the call log.  At most count of them: a
+ * longer list is refused, and its arrays may hold no more. */
 static const char *show_locations(char *buf, size_t cap, const CUmemLocation *locs,
-                                  const size_t *idxs, size_t n)
+                                  const size_t *idxs, size_t n, size_t count)
 {
     size_t used = 0;
     buf[0] = '\0';
-    for (size_t i = 0; locs && idxs && i < n && i < SHOWN && used < cap; i++)
+    for (size_t i = 0; locs && idxs && i < n && i < count && i < SHOWN && used < cap; i++)
         used += (size_t)snprintf(buf + used, cap - used, "%s%d:%d@%zu", i ? "," : "",
                                  (int)locs[i].type, locs[i].id, idxs[i]);
     return buf;
@@ -285,7 +286,7 @@ static CUresult CUDAAPI f_cuMemPrefetchBatchAsync(CUdeviceptr *ptrs, size_t *siz
     char shown[64], where[96];
     CUresult rc = fake_enter("cuMemPrefetchBatchAsync", RANGE_FMT, count,
                              show_sizes(shown, sizeof shown, sizes, count),
-                             show_locations(where, sizeof where, locs, idxs, n), flags,
+                             show_locations(where, sizeof where, locs, idxs, n, count), flags,
                              (void *)stream);
     if (rc == CUDA_SUCCESS)
         rc = check_range_batch(ptrs, sizes, count, locs, idxs, n, 1, flags, stream);
@@ -313,7 +314,7 @@ static CUresult CUDAAPI f_cuMemDiscardAndPrefetchBatchAsync(CUdeviceptr *ptrs, s
     char shown[64], where[96];
     CUresult rc = fake_enter("cuMemDiscardAndPrefetchBatchAsync", RANGE_FMT, count,
                              show_sizes(shown, sizeof shown, sizes, count),
-                             show_locations(where, sizeof where, locs, idxs, n), flags,
+                             show_locations(where, sizeof where, locs, idxs, n, count), flags,
                              (void *)stream);
     if (rc == CUDA_SUCCESS)
         rc = check_range_batch(ptrs, sizes, count, locs, idxs, n, 1, flags, stream);
