@@ -1,5 +1,7 @@
 /*
  * array.c - CUDA arrays, mipmapped arrays, channel descriptors, and copies to and from arrays.
+ * What an existing array is (descriptor, planes, sparse layout, memory requirements) is asked in
+ * array_props.c.
  *
  * A cudaArray_t is the driver's CUarray and a cudaMipmappedArray_t its CUmipmappedArray: cast,
  * never wrapped, so an array made here can be handed to a library that shares the context.
@@ -256,74 +258,6 @@ RT_API cudaError_t cudaFreeMipmappedArray(cudaMipmappedArray_t mipmappedArray)
     rt_handle_remove(mipmappedArray);   /* first: the address may come back at once */
     e = rt_error_from_cu(rt_drv.cuMipmappedArrayDestroy((CUmipmappedArray)mipmappedArray));
     rt_device_note_error(d, e);
-    RT_RETURN(e);
-}
-
-/* ---- what an array is ----------------------------------------------------------------------- */
-
-static cudaError_t rt_array_descriptor(cudaArray_const_t array, CUDA_ARRAY3D_DESCRIPTOR *out)
-{
-    rt_device *d;
-    cudaError_t e = rt_context_enter(&d);
-    if (e != cudaSuccess)
-        return e;
-    e = rt_error_from_cu(rt_drv.cuArray3DGetDescriptor(out, (CUarray)array));
-    rt_device_note_error(d, e);
-    return e;
-}
-
-RT_API cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc *desc, struct cudaExtent *extent,
-                                    unsigned int *flags, cudaArray_t array)
-{
-    CUDA_ARRAY3D_DESCRIPTOR ad;
-    cudaError_t e = rt_array_descriptor(array, &ad);
-    if (e != cudaSuccess)
-        RT_RETURN(e);
-    if (desc)
-        *desc = rt_channel_from_format(ad.Format, ad.NumChannels);
-    if (extent)
-        *extent = rt_extent(ad.Width, ad.Height, ad.Depth);
-    if (flags)
-        *flags = ad.Flags;
-    return cudaSuccess;
-}
-
-RT_API cudaError_t cudaGetChannelDesc(struct cudaChannelFormatDesc *desc, cudaArray_const_t array)
-{
-    if (!desc)
-        RT_RETURN(cudaErrorInvalidValue);
-    CUDA_ARRAY3D_DESCRIPTOR ad;
-    cudaError_t e = rt_array_descriptor(array, &ad);
-    if (e == cudaSuccess)
-        *desc = rt_channel_from_format(ad.Format, ad.NumChannels);
-    RT_RETURN(e);
-}
-
-RT_API cudaError_t cudaArrayGetMemoryRequirements(struct cudaArrayMemoryRequirements *memoryRequirements,
-                                                  cudaArray_t array, int device)
-{
-    if (!memoryRequirements)
-        RT_RETURN(cudaErrorInvalidValue);
-    rt_device *d;
-    cudaError_t e = rt_context_enter(&d);
-    if (e != cudaSuccess)
-        RT_RETURN(e);
-    if (device < 0 || device >= rt_device_count)
-        RT_RETURN(cudaErrorInvalidValue);       /* not InvalidDevice: NVIDIA's answer (H200) */
-    e = rt_driver_optional(rt_drv.cuArrayGetMemoryRequirements != NULL, __func__,
-                           "cuArrayGetMemoryRequirements");
-    if (e != cudaSuccess)
-        RT_RETURN(e);
-    CUDA_ARRAY_MEMORY_REQUIREMENTS r;
-    memset(&r, 0, sizeof r);
-    e = rt_error_from_cu(rt_drv.cuArrayGetMemoryRequirements(&r, (CUarray)array,
-                                                             rt_devices[device].cu));
-    rt_device_note_error(d, e);
-    if (e == cudaSuccess) {
-        memset(memoryRequirements, 0, sizeof *memoryRequirements);
-        memoryRequirements->size = r.size;
-        memoryRequirements->alignment = r.alignment;
-    }
     RT_RETURN(e);
 }
 

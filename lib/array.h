@@ -1,6 +1,7 @@
 /*
- * array.h - what array.c (CUDA arrays and copies to and from them) and texture.c (texture and
- * surface objects) share, and the per-thread-stream variants of their entry points, which the
+ * array.h - what array.c (CUDA arrays and copies to and from them), array_props.c (what an array
+ * is: descriptor, planes, sparse layout, memory requirements) and texture.c (texture and surface
+ * objects) share, and the per-thread-stream variants of their entry points, which the
  * toolkit declares only under CUDA_API_PER_THREAD_DEFAULT_STREAM.
  */
 #ifndef MINICUDART_ARRAY_H
@@ -19,6 +20,10 @@ cudaError_t rt_channel_to_format(const struct cudaChannelFormatDesc *desc, CUarr
 /* The channel descriptor of a driver format, as cudaCreateChannelDesc<T>() would build it.
  * Unknown formats give kind cudaChannelFormatKindNone and zero sizes. */
 struct cudaChannelFormatDesc rt_channel_from_format(CUarray_format format, unsigned channels);
+
+/* array_props.c: the driver's 3D descriptor of an array (entering the context first); a bad
+ * handle is the driver's cudaErrorInvalidResourceHandle. */
+cudaError_t rt_array_descriptor(cudaArray_const_t array, CUDA_ARRAY3D_DESCRIPTOR *out);
 
 RT_API cudaError_t cudaMemcpyToArray_ptds(cudaArray_t dst, size_t wOffset, size_t hOffset,
                                           const void *src, size_t count,

@@ -1,6 +1,6 @@
 /*
- * memory.h - what memory.c, memory_host.c and memcpy.c share, and the prototypes of their
- * per-thread-stream entry points (the toolkit declares those only under
+ * memory.h - what memory.c, memory_host.c, memcpy.c and memory_batch.c share, and the prototypes
+ * of their per-thread-stream entry points (the toolkit declares those only under
  * CUDA_API_PER_THREAD_DEFAULT_STREAM).
  */
 #ifndef MINICUDART_MEMORY_H
@@ -63,6 +63,27 @@ RT_API cudaError_t cudaMemcpy3DPeerAsync_ptsz(const struct cudaMemcpy3DPeerParms
 RT_API cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count,
                                              struct cudaMemLocation location, unsigned int flags,
                                              cudaStream_t stream);
+RT_API cudaError_t cudaMemcpyBatchAsync_ptsz(void *const *dsts, const void *const *srcs,
+                                             const size_t *sizes, size_t count,
+                                             struct cudaMemcpyAttributes *attrs,
+                                             size_t *attrsIdxs, size_t numAttrs,
+                                             cudaStream_t stream);
+RT_API cudaError_t cudaMemcpy3DBatchAsync_ptsz(size_t numOps, struct cudaMemcpy3DBatchOp *opList,
+                                               unsigned long long flags, cudaStream_t stream);
+RT_API cudaError_t cudaMemPrefetchBatchAsync_ptsz(void **dptrs, size_t *sizes, size_t count,
+                                                  struct cudaMemLocation *prefetchLocs,
+                                                  size_t *prefetchLocIdxs,
+                                                  size_t numPrefetchLocs,
+                                                  unsigned long long flags, cudaStream_t stream);
+RT_API cudaError_t cudaMemDiscardBatchAsync_ptsz(void **dptrs, size_t *sizes, size_t count,
+                                                 unsigned long long flags, cudaStream_t stream);
+RT_API cudaError_t cudaMemDiscardAndPrefetchBatchAsync_ptsz(void **dptrs, size_t *sizes,
+                                                            size_t count,
+                                                            struct cudaMemLocation *prefetchLocs,
+                                                            size_t *prefetchLocIdxs,
+                                                            size_t numPrefetchLocs,
+                                                            unsigned long long flags,
+                                                            cudaStream_t stream);
 RT_API cudaError_t cudaStreamAttachMemAsync_ptsz(cudaStream_t stream, void *devPtr, size_t length,
                                                  unsigned int flags);
 

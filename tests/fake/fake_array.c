@@ -7,6 +7,10 @@
  *     storage of Width * max(Height,1) * max(Depth,1) elements.  Its address is the CUarray.
  *     Creation validates like the driver: a known plain format, 1, 2 or 4 channels, Width > 0,
  *     Depth only with Height, cubemaps square with 6 (or a multiple of 6 when layered) faces.
+ *   - An NV12 array (3 channels, even sides, 2D) holds its luma and chroma planes one after the
+ *     other; cuArrayGetPlane (fake_array_props.c) hands out their records, made with it, which
+ *     share its storage and die with it.  Sparse and deferred-mapping flags are accepted and kept
+ *     (fake_array_props.c answers the queries about them).
  *   - A mipmapped array owns one array per level (each dimension halved, at least 1); its level
  *     arrays are handed out by cuMipmappedArrayGetLevel and die with it.
  *   - Texture and surface objects are numbers (1, 2, ...) naming a record of the descriptors they
@@ -23,19 +27,6 @@
 
 #define FAKE_EXPORT __attribute__((visibility("default")))
 
-typedef struct fake_array {
-    CUDA_ARRAY3D_DESCRIPTOR desc;
-    unsigned char *storage;
-    size_t element_size;
-    int owned_by_mipmap;         /* a level of a mipmapped array: not destroyable on its own */
-} fake_array;
-
-typedef struct fake_mipmap {
-    CUDA_ARRAY3D_DESCRIPTOR desc;
-    unsigned levels;
-    fake_array **level;
-} fake_mipmap;
-
 typedef struct fake_object {
     unsigned long long id;
     int surface;
@@ -48,8 +39,8 @@ typedef struct fake_object {
 static ptr_vec arrays, mipmaps, objects;
 static unsigned long long next_object_id = 1;
 
-/* Bytes per element of a plain format with `channels` channels; 0 for formats the fake does not
- * model (block-compressed, video). */
+/* Bytes per element of a plain format with `channels` channels (NV12: the luma byte); 0 for
+ * formats the fake does not model (block-compressed, the other video formats). */
 static size_t format_element_size(CUarray_format format, unsigned channels)
 {
     size_t bytes;
@@ -65,6 +56,7 @@ static size_t format_element_size(CUarray_format format, unsigned channels)
     case CU_AD_FORMAT_UNORM_INT16X1: case CU_AD_FORMAT_SNORM_INT16X1: return channels == 1 ? 2 : 0;
     case CU_AD_FORMAT_UNORM_INT16X2: case CU_AD_FORMAT_SNORM_INT16X2: return channels == 2 ? 4 : 0;
     case CU_AD_FORMAT_UNORM_INT16X4: case CU_AD_FORMAT_SNORM_INT16X4: return channels == 4 ? 8 : 0;
+    case CU_AD_FORMAT_NV12: return channels == 3 ? 1 : 0;      /* a luma byte per element */
     default: return 0;
     }
     if (channels != 1 && channels != 2 && channels != 4)
@@ -80,6 +72,11 @@ static fake_array *find_array(CUarray handle)
     return NULL;
 }
 
+fake_array *fake_array_find(CUarray handle)
+{
+    return find_array(handle);
+}
+
 static fake_mipmap *find_mipmap(CUmipmappedArray handle, size_t *index)
 {
     for (size_t i = 0; i < mipmaps.count; i++)
@@ -89,6 +86,11 @@ static fake_mipmap *find_mipmap(CUmipmappedArray handle, size_t *index)
             return mipmaps.items[i];
         }
     return NULL;
+}
+
+fake_mipmap *fake_mipmap_find(CUmipmappedArray handle)
+{
+    return find_mipmap(handle, NULL);
 }
 
 static fake_object *find_object(unsigned long long id, int surface, size_t *index)
@@ -113,7 +115,8 @@ static size_t at_least_one(size_t n)
 static CUresult check_descriptor(const CUDA_ARRAY3D_DESCRIPTOR *d)
 {
     const unsigned known = CUDA_ARRAY3D_LAYERED | CUDA_ARRAY3D_SURFACE_LDST | CUDA_ARRAY3D_CUBEMAP |
-                           CUDA_ARRAY3D_TEXTURE_GATHER;
+                           CUDA_ARRAY3D_TEXTURE_GATHER | CUDA_ARRAY3D_SPARSE |
+                           CUDA_ARRAY3D_DEFERRED_MAPPING;
     if (!format_element_size(d->Format, d->NumChannels) || d->Width == 0 || (d->Flags & ~known))
         return CUDA_ERROR_INVALID_VALUE;
     /* The largest arrays an H200 makes: 131072 wide, 65536 high, 16384 deep (its maximum
@@ -121,6 +124,10 @@ static CUresult check_descriptor(const CUDA_ARRAY3D_DESCRIPTOR *d)
     if (d->Width > 131072 || d->Height > 65536 || d->Depth > 16384)
         return CUDA_ERROR_INVALID_VALUE;
     if (d->Depth && !d->Height)
+        return CUDA_ERROR_INVALID_VALUE;
+    /* NV12: 2D only, even sides (the chroma plane has half of each), no other flags */
+    if (d->Format == CU_AD_FORMAT_NV12 &&
+        (!d->Height || d->Depth || d->Width % 2 || d->Height % 2 || d->Flags))
         return CUDA_ERROR_INVALID_VALUE;
     if ((d->Flags & CUDA_ARRAY3D_LAYERED) && !d->Depth)
         return CUDA_ERROR_INVALID_VALUE;
@@ -132,7 +139,32 @@ static CUresult check_descriptor(const CUDA_ARRAY3D_DESCRIPTOR *d)
     return CUDA_SUCCESS;
 }
 
-/* Creates and records an array (descriptor already checked); NULL when out of memory. */
+static void array_free(fake_array *a);
+
+/* Records a plane of the NV12 array `parent`: unsigned 8-bit, 1 channel (luma, plane 0) or 2
+ * (chroma, plane 1, half the width and height), over the parent's storage from `offset`. */
+static fake_array *plane_new(fake_array *parent, unsigned index, size_t offset)
+{
+    fake_array *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    p->desc.Format = CU_AD_FORMAT_UNSIGNED_INT8;
+    p->desc.NumChannels = index ? 2 : 1;
+    p->desc.Width = index ? parent->desc.Width / 2 : parent->desc.Width;
+    p->desc.Height = index ? parent->desc.Height / 2 : parent->desc.Height;
+    p->element_size = p->desc.NumChannels;
+    p->parent = parent;
+    p->storage = parent->storage + offset;
+    if (fake_vec_push(&arrays, p) != 0) {
+        free(p);
+        return NULL;
+    }
+    return p;
+}
+
+/* Creates and records an array (descriptor already checked); NULL when out of memory.  An NV12
+ * array holds both planes, the luma (Width x Height bytes) and after it the chroma (half as
+ * many), and gets its two plane records. */
 static fake_array *array_new(const CUDA_ARRAY3D_DESCRIPTOR *d, int owned)
 {
     fake_array *a = calloc(1, sizeof *a);
@@ -142,10 +174,15 @@ static fake_array *array_new(const CUDA_ARRAY3D_DESCRIPTOR *d, int owned)
     a->element_size = format_element_size(d->Format, d->NumChannels);
     a->owned_by_mipmap = owned;
     size_t bytes = d->Width * a->element_size * at_least_one(d->Height) * at_least_one(d->Depth);
-    a->storage = fake_aligned_alloc(bytes);
+    int planar = d->Format == CU_AD_FORMAT_NV12;
+    a->storage = fake_aligned_alloc(planar ? bytes + bytes / 2 : bytes);
     if (!a->storage || fake_vec_push(&arrays, a) != 0) {
         free(a->storage);
         free(a);
+        return NULL;
+    }
+    if (planar && (!(a->plane[0] = plane_new(a, 0, 0)) || !(a->plane[1] = plane_new(a, 1, bytes)))) {
+        array_free(a);
         return NULL;
     }
     return a;
@@ -158,7 +195,11 @@ static void array_free(fake_array *a)
             fake_vec_remove(&arrays, i);
             break;
         }
-    free(a->storage);
+    for (unsigned i = 0; i < 2; i++)
+        if (a->plane[i])
+            array_free(a->plane[i]);
+    if (!a->parent)
+        free(a->storage);
     free(a);
 }
 
@@ -228,7 +269,7 @@ static CUresult CUDAAPI f_cuArrayDestroy(CUarray handle)
     fake_array *a = NULL;
     if (rc == CUDA_SUCCESS)
         rc = fake_need_ctx(NULL);
-    if (rc == CUDA_SUCCESS && (!(a = find_array(handle)) || a->owned_by_mipmap))
+    if (rc == CUDA_SUCCESS && (!(a = find_array(handle)) || a->owned_by_mipmap || a->parent))
         rc = CUDA_ERROR_INVALID_HANDLE;
     if (rc == CUDA_SUCCESS)
         array_free(a);
@@ -319,6 +360,8 @@ static CUresult mipmap_create(CUmipmappedArray *handle, const CUDA_ARRAY3D_DESCR
         rc = CUDA_ERROR_INVALID_VALUE;
     if (rc == CUDA_SUCCESS)
         rc = check_descriptor(d);
+    if (rc == CUDA_SUCCESS && d->Format == CU_AD_FORMAT_NV12)
+        rc = CUDA_ERROR_INVALID_VALUE;          /* planar formats have no mipmaps */
     if (rc != CUDA_SUCCESS)
         return rc;
     size_t largest = d->Width > d->Height ? d->Width : d->Height;
@@ -592,15 +635,16 @@ static CUresult CUDAAPI f_cuSurfObjectGetResourceDesc(CUDA_RESOURCE_DESC *out, C
 
 /* ---- test API of this area (dlsym'd by tests/api/array) ------------------------------------- */
 
-/* Live arrays created with cuArrayCreate / cuArray3DCreate (levels of mipmapped arrays not
- * counted), live mipmapped arrays, live texture plus surface objects. */
+/* Live arrays created with cuArrayCreate / cuArray3DCreate (levels of mipmapped arrays and
+ * planes not counted), live mipmapped arrays, live texture plus surface objects. */
 FAKE_EXPORT void fake_array_live(size_t *arrays_out, size_t *mipmaps_out, size_t *objects_out);
 FAKE_EXPORT void fake_array_live(size_t *arrays_out, size_t *mipmaps_out, size_t *objects_out)
 {
     pthread_mutex_lock(&fake_g.lock);
     size_t own = 0;
     for (size_t i = 0; i < arrays.count; i++)
-        own += !((fake_array *)arrays.items[i])->owned_by_mipmap;
+        own += !((fake_array *)arrays.items[i])->owned_by_mipmap &&
+               !((fake_array *)arrays.items[i])->parent;
     if (arrays_out)
         *arrays_out = own;
     if (mipmaps_out)

@@ -1,12 +1,34 @@
 /*
  * fake_array.h - what the fake's array area (fake_array.c) offers the other fake files: the copy
- * entry points of fake_memory.c use it for CU_MEMORYTYPE_ARRAY operands.
+ * entry points of fake_memory.c and fake_batch.c use it for CU_MEMORYTYPE_ARRAY operands, and
+ * fake_array_props.c (planes, sparse layouts, memory requirements) reads its records.
  */
 #ifndef MINICUDART_FAKE_ARRAY_H
 #define MINICUDART_FAKE_ARRAY_H
 
 #include <cuda.h>
 #include <stddef.h>
+
+/* An array: its descriptor and host storage.  Its address is the CUarray. */
+typedef struct fake_array {
+    CUDA_ARRAY3D_DESCRIPTOR desc;
+    unsigned char *storage;
+    size_t element_size;         /* bytes per element (NV12: 1, the luma plane's) */
+    int owned_by_mipmap;         /* a level of a mipmapped array: not destroyable on its own */
+    struct fake_array *parent;   /* a plane of a planar array: shares the parent's storage */
+    struct fake_array *plane[2]; /* an NV12 array's planes (luma, chroma), made with it */
+} fake_array;
+
+/* A mipmapped array owns one array per level; its address is the CUmipmappedArray. */
+typedef struct fake_mipmap {
+    CUDA_ARRAY3D_DESCRIPTOR desc;
+    unsigned levels;
+    fake_array **level;
+} fake_mipmap;
+
+/* With the fake's lock held: the live array or mipmapped array of a handle, or NULL. */
+fake_array *fake_array_find(CUarray handle);
+fake_mipmap *fake_mipmap_find(CUmipmappedArray handle);
 
 /* With the fake's lock held: the host storage of a live array and its extent in bytes (a row of
  * width_bytes, height rows (1 for 1D), depth slices (1 for 2D)).  Returns 0, or -1 when `array`

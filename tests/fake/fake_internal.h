@@ -210,6 +210,8 @@ typedef struct proc_entry {
 extern const proc_entry fake_procs_stream[];     /* streams, events, callbacks (fake_stream.c) */
 extern const proc_entry fake_procs_memory[];     /* host, managed, async and 2D/3D memory */
 extern const proc_entry fake_procs_array[];      /* arrays, textures, surfaces */
+extern const proc_entry fake_procs_array_props[]; /* planes, sparse layouts, requirements */
+extern const proc_entry fake_procs_batch[];      /* batches of copies, prefetches, discards */
 extern const proc_entry fake_procs_function[];   /* function attributes, occupancy, launches */
 extern const proc_entry fake_procs_graph[];      /* graphs, nodes, topology, user objects */
 extern const proc_entry fake_procs_graph_node[]; /* node parameters of every kind */

@@ -1136,7 +1136,8 @@ FAKE_EXPORT CUresult CUDAAPI cuGetProcAddress_v2(const char *symbol, void **pfn,
                                          fake_procs_graph_node, fake_procs_graph_objects,
                                          fake_procs_graph_exec,
                                          fake_procs_capture, fake_procs_mempool,
-                                         fake_procs_query, fake_procs_notify };
+                                         fake_procs_query, fake_procs_notify,
+                                         fake_procs_array_props, fake_procs_batch };
     for (size_t t = 0; t < sizeof tables / sizeof *tables; t++) {
         for (const proc_entry *p = tables[t]; p->name; p++) {
             if (strcmp(p->name, symbol) != 0 || fake_hidden(symbol))

@@ -1,5 +1,5 @@
-// conf_memory.cu - host, pinned, mapped, registered and managed memory, asynchronous, 2D, 3D and
-// peer copies and sets, symbols and pointer attributes: results as checksums, and the codes of
+// conf_memory.cu - host, pinned, mapped, registered and managed memory, asynchronous, 2D, 3D,
+// peer and batched copies and sets, prefetch and discard batches, symbols and pointer attributes: results as checksums, and the codes of
 // invalid calls (each followed by the last error).  Lines must match under both runtimes.
 #include "gpu_check.h"
 
@@ -16,6 +16,13 @@ __global__ void scale(int *p, int n, int k)
 }
 
 __global__ void sym_add(int *p) { p[threadIdx.x] += 100; }
+
+__global__ void iota(int *p, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        p[i] = i * 5 + 1;
+}
 
 static int failures;
 
@@ -85,6 +92,159 @@ static void attributes(const char *what, const void *ptr, const void *want_dev,
     printf("attributes %-14s -> " ERR_FMT " type %d device %d devicePointer %s hostPointer %s\n",
            what, ERR_ARGS(e), (int)a.type, a.device, yes(a.devicePointer == want_dev),
            yes(a.hostPointer == want_host));
+}
+
+// Batches of copies (CUDA 12.8/13.0) on the per-thread stream (a batch may not use the legacy
+// stream): host to device, device to device, device to host, each checked by its data.
+static void copy_batches(void)
+{
+    const int n = 256;
+    const size_t bytes = n * sizeof(int);
+    cudaStream_t ps = cudaStreamPerThread;
+    static int host_a[256], host_b[256], back[256];
+    fill(host_a, n);
+    for (int i = 0; i < n; i++)
+        host_b[i] = 7 * i - 3;
+    int *da = NULL, *db = NULL, *dc = NULL;
+    CHECK(cudaMalloc((void **)&da, bytes));
+    CHECK(cudaMalloc((void **)&db, bytes));
+    CHECK(cudaMalloc((void **)&dc, bytes));
+    cudaMemcpyAttributes attrs[2];
+    memset(attrs, 0, sizeof attrs);
+    attrs[0].srcAccessOrder = cudaMemcpySrcAccessOrderStream;
+    attrs[1].srcAccessOrder = cudaMemcpySrcAccessOrderDuringApiCall;
+    attrs[1].flags = cudaMemcpyFlagPreferOverlapWithCompute;
+    size_t idxs[2] = {0, 1};
+    void *h2d_dsts[2] = {da, db};
+    const void *h2d_srcs[2] = {host_a, host_b};
+    size_t whole[2] = {bytes, bytes}, halves[2] = {bytes / 2, bytes / 2};
+    probe("cudaMemcpyBatchAsync(H2D x2, 2 attributes)",
+          cudaMemcpyBatchAsync(h2d_dsts, h2d_srcs, whole, 2, attrs, idxs, 2, ps), cudaSuccess);
+    void *d2d_dsts[2] = {dc, dc + n / 2};
+    const void *d2d_srcs[2] = {da, db + n / 2};
+    probe("cudaMemcpyBatchAsync(D2D x2)",
+          cudaMemcpyBatchAsync(d2d_dsts, d2d_srcs, halves, 2, attrs, idxs, 1, ps), cudaSuccess);
+    void *d2h_dsts[1] = {back};
+    const void *d2h_srcs[1] = {dc};
+    probe("cudaMemcpyBatchAsync(D2H)",
+          cudaMemcpyBatchAsync(d2h_dsts, d2h_srcs, whole, 1, attrs, idxs, 1, ps), cudaSuccess);
+    CHECK(cudaStreamSynchronize(ps));
+    expect_int("batch copies: sum of the halves", sum(back, n),
+               sum(host_a, n / 2) + sum(host_b + n / 2, n / 2));
+    printf("batch copies checksum %lu\n", checksum(back, bytes));
+    probe("cudaMemcpyBatchAsync(stream 0)",
+          cudaMemcpyBatchAsync(d2h_dsts, d2h_srcs, whole, 1, attrs, idxs, 1, 0), -1);
+    probe("cudaMemcpyBatchAsync(count 0)",
+          cudaMemcpyBatchAsync(NULL, NULL, NULL, 0, NULL, NULL, 0, ps), -1);
+    CHECK(cudaFree(da));
+    CHECK(cudaFree(db));
+    CHECK(cudaFree(dc));
+}
+
+static cudaMemcpy3DBatchOp batch_op(cudaMemcpy3DOperand src, cudaMemcpy3DOperand dst,
+                                    cudaExtent extent)
+{
+    cudaMemcpy3DBatchOp op;
+    memset(&op, 0, sizeof op);
+    op.src = src;
+    op.dst = dst;
+    op.extent = extent;
+    op.srcAccessOrder = cudaMemcpySrcAccessOrderStream;
+    return op;
+}
+
+static cudaMemcpy3DOperand pointer_operand(void *p, size_t row, size_t layer)
+{
+    cudaMemcpy3DOperand o;
+    memset(&o, 0, sizeof o);
+    o.type = cudaMemcpyOperandTypePointer;
+    o.op.ptr.ptr = p;
+    o.op.ptr.rowLength = row;
+    o.op.ptr.layerHeight = layer;
+    return o;
+}
+
+// 3D batches: an 8 x 4 x 2 box of bytes from host rows of 16 (layers of 6 rows) into a 3D array
+// at (4, 2, 0), out of it into packed device memory, and back to the host.
+static void copy_3d_batches(void)
+{
+    cudaStream_t ps = cudaStreamPerThread;
+    static unsigned char src[2][6][16], box[2][4][8];
+    for (size_t i = 0; i < sizeof src; i++)
+        ((unsigned char *)src)[i] = (unsigned char)(i * 11 + 3);
+    cudaChannelFormatDesc desc = cudaCreateChannelDesc<unsigned char>();
+    cudaArray_t array = NULL;
+    CHECK(cudaMalloc3DArray(&array, &desc, make_cudaExtent(16, 8, 2), 0));
+    unsigned char *packed = NULL;
+    CHECK(cudaMalloc((void **)&packed, sizeof box));
+    cudaMemcpy3DOperand in_array;
+    memset(&in_array, 0, sizeof in_array);
+    in_array.type = cudaMemcpyOperandTypeArray;
+    in_array.op.array.array = array;
+    in_array.op.array.offset.x = 4;
+    in_array.op.array.offset.y = 2;
+    cudaExtent extent = make_cudaExtent(8, 4, 2);
+    cudaMemcpy3DBatchOp op = batch_op(pointer_operand(src, 16, 6), in_array, extent);
+    probe("cudaMemcpy3DBatchAsync(host -> array)", cudaMemcpy3DBatchAsync(1, &op, 0, ps),
+          cudaSuccess);
+    op = batch_op(in_array, pointer_operand(packed, 0, 0), extent);
+    probe("cudaMemcpy3DBatchAsync(array -> device)", cudaMemcpy3DBatchAsync(1, &op, 0, ps),
+          cudaSuccess);
+    op = batch_op(pointer_operand(packed, 8, 4), pointer_operand(box, 0, 0), extent);
+    probe("cudaMemcpy3DBatchAsync(device -> host)", cudaMemcpy3DBatchAsync(1, &op, 0, ps),
+          cudaSuccess);
+    CHECK(cudaStreamSynchronize(ps));
+    int mismatches = 0;
+    for (int z = 0; z < 2; z++)
+        for (int y = 0; y < 4; y++)
+            for (int x = 0; x < 8; x++)
+                mismatches += box[z][y][x] != src[z][y][x];
+    expect_int("3D batches: bytes that differ from the source box", mismatches, 0);
+    printf("3D batch checksum %lu\n", checksum(box, sizeof box));
+    probe("cudaMemcpy3DBatchAsync(stream 0)", cudaMemcpy3DBatchAsync(1, &op, 0, 0), -1);
+    CHECK(cudaFreeArray(array));
+    CHECK(cudaFree(packed));
+}
+
+// Prefetch and discard batches of managed memory, with a kernel between them.
+static void range_batches(void)
+{
+    const int n = 1024;
+    const size_t half = n * sizeof(int);
+    cudaStream_t ps = cudaStreamPerThread;
+    int *m = NULL;
+    CHECK(cudaMallocManaged((void **)&m, 2 * half, cudaMemAttachGlobal));
+    fill(m, 2 * n);
+    void *ptrs[2] = {m, m + n};
+    size_t sizes[2] = {half, half}, idxs[2] = {0, 1};
+    cudaMemLocation locs[2] = {{cudaMemLocationTypeDevice, 0}, {cudaMemLocationTypeHost, 0}};
+    probe("cudaMemPrefetchBatchAsync(device, host)",
+          cudaMemPrefetchBatchAsync(ptrs, sizes, 2, locs, idxs, 2, 0, ps), cudaSuccess);
+    CHECK(cudaStreamSynchronize(ps));
+    int first = -9, second = -9;
+    CHECK(cudaMemRangeGetAttribute(&first, 4, cudaMemRangeAttributeLastPrefetchLocation, m, half));
+    CHECK(cudaMemRangeGetAttribute(&second, 4, cudaMemRangeAttributeLastPrefetchLocation, m + n,
+                                   half));
+    printf("prefetch batch: last prefetch locations %d and %d\n", first, second);
+    scale<<<(2 * n + 255) / 256, 256, 0, ps>>>(m, 2 * n, 2);
+    CHECK(cudaStreamSynchronize(ps));
+    expect_int("prefetch batch: sum after kernel", sum(m, 2 * n), sum_scaled(2 * n, 2));
+    probe("cudaMemDiscardBatchAsync", cudaMemDiscardBatchAsync(ptrs, sizes, 2, 0, ps),
+          cudaSuccess);
+    // discarded contents are indeterminate: the kernel writes every element before a read
+    probe("cudaMemDiscardAndPrefetchBatchAsync(device)",
+          cudaMemDiscardAndPrefetchBatchAsync(ptrs, sizes, 2, locs, idxs, 1, 0, ps), cudaSuccess);
+    iota<<<(2 * n + 255) / 256, 256, 0, ps>>>(m, 2 * n);
+    CHECK(cudaStreamSynchronize(ps));
+    long want = 0;
+    for (int i = 0; i < 2 * n; i++)
+        want += i * 5 + 1;
+    expect_int("discard and prefetch batch: sum after kernel", sum(m, 2 * n), want);
+    probe("cudaMemPrefetchBatchAsync(stream 0)",
+          cudaMemPrefetchBatchAsync(ptrs, sizes, 2, locs, idxs, 2, 0, 0), -1);
+    probe("cudaMemDiscardBatchAsync(count 0)",
+          cudaMemDiscardBatchAsync(ptrs, sizes, 0, 0, ps), -1);
+    CHECK(cudaFree(m));
 }
 
 int main(void)
@@ -212,6 +372,10 @@ int main(void)
     CHECK(cudaMemcpy3DAsync(&a3, s));
     CHECK(cudaDeviceSynchronize());
     printf("async copies checksum %lu\n", checksum(result, bytes));
+
+    copy_batches();
+    copy_3d_batches();
+    range_batches();
 
     // peer copies on one device
     CHECK(cudaMemcpyPeer(db, 0, da, 0, bytes));

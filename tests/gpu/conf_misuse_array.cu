@@ -1,7 +1,8 @@
-// conf_misuse_array.cu - invalid inputs to CUDA arrays, array copies, texture and surface
-// objects, one case each (the runner and the line format: misuse.h).  Array handles of one kind
-// are never passed as another (a cudaArray_t as a mipmapped array, say): the driver's handles are
-// pointers to different objects, and that is undefined behaviour, not an error.
+// conf_misuse_array.cu - invalid inputs to CUDA arrays, their planes, sparse layouts and memory
+// requirements, array copies, texture and surface objects, one case each (the runner and the
+// line format: misuse.h).  Array handles of one kind are never passed as another (a cudaArray_t
+// as a mipmapped array, say): the driver's handles are pointers to different objects, and that
+// is undefined behaviour, not an error.
 #include "misuse.h"
 
 // cudaMemcpyToArray and friends are deprecated, and still part of the API under test.
@@ -77,6 +78,8 @@ static cudaChannelFormatDesc out_desc;
 static cudaExtent out_extent;
 static unsigned out_flags;
 static cudaArrayMemoryRequirements requirements;
+static cudaArraySparseProperties sparse;
+static cudaArray_t plane;             // a plane of made_array: freed with it
 static cudaResourceDesc out_res;
 static cudaTextureDesc out_tex;
 static cudaResourceViewDesc out_view;
@@ -154,6 +157,12 @@ static cudaError_t malloc_array(cudaChannelFormatDesc desc, size_t width, size_t
                                 unsigned flags)
 {
     return cudaMallocArray(&made_array, &desc, width, height, flags);
+}
+
+// An NV12 array (8-bit luma and chroma planes) of 16 x 16 into made_array.
+static cudaError_t malloc_nv12(void)
+{
+    return malloc_array(cudaCreateChannelDescNV12(), 16, 16, 0);
 }
 
 static cudaError_t create_texture(cudaResourceDesc r, cudaTextureDesc t,
@@ -263,6 +272,82 @@ static const misuse_case cases[] = {
      [] { return cudaArrayGetMemoryRequirements(&requirements, NULL, 0); }},
     {"cudaArrayGetMemoryRequirements.not_deferred_mapping",
      [] { return cudaArrayGetMemoryRequirements(&requirements, arr, 0); }},
+
+    // ---- planes, sparse layouts, mipmapped memory requirements ----
+    {"cudaArrayGetPlane.null_out", [] { return cudaArrayGetPlane(NULL, arr, 0); }},
+    {"cudaArrayGetPlane.null_array", [] { return cudaArrayGetPlane(&out_array, NULL, 0); }},
+    {"cudaArrayGetPlane.not_planar", [] { return cudaArrayGetPlane(&out_array, arr, 0); }},
+    {"cudaArrayGetPlane.plane_past_end",
+     [] {
+         cudaError_t e = malloc_nv12();
+         return e != cudaSuccess ? e : cudaArrayGetPlane(&out_array, made_array, 2);
+     },
+     destroy_made},
+    {"cudaArrayGetPlane.plane_of_a_plane",
+     [] {
+         cudaError_t e = malloc_nv12();
+         if (e == cudaSuccess)
+             e = cudaArrayGetPlane(&plane, made_array, 1);
+         return e != cudaSuccess ? e : cudaArrayGetPlane(&out_array, plane, 0);
+     },
+     destroy_made},
+    // A plane belongs to its array: freeing it on its own.
+    {"cudaFreeArray.plane",
+     [] {
+         cudaError_t e = malloc_nv12();
+         if (e == cudaSuccess)
+             e = cudaArrayGetPlane(&plane, made_array, 0);
+         return e != cudaSuccess ? e : cudaFreeArray(plane);
+     },
+     destroy_made},
+    {"cudaMallocArray.nv12_odd_width",
+     [] { return malloc_array(cudaCreateChannelDescNV12(), 15, 16, 0); }, destroy_made},
+    {"cudaArrayGetSparseProperties.null_out", [] { return cudaArrayGetSparseProperties(NULL, arr); }},
+    {"cudaArrayGetSparseProperties.null_array",
+     [] { return cudaArrayGetSparseProperties(&sparse, NULL); }},
+    {"cudaArrayGetSparseProperties.not_sparse",
+     [] { return cudaArrayGetSparseProperties(&sparse, arr); }},
+    {"cudaArrayGetSparseProperties.level_of_sparse_mipmap",
+     [] {
+         cudaError_t e = cudaMallocMipmappedArray(&made_mip, &fdesc, make_cudaExtent(256, 256, 0),
+                                                  2, cudaArraySparse);
+         if (e == cudaSuccess)
+             e = cudaGetMipmappedArrayLevel(&out_array, made_mip, 0);
+         return e != cudaSuccess ? e : cudaArrayGetSparseProperties(&sparse, out_array);
+     },
+     destroy_made},
+    {"cudaMipmappedArrayGetSparseProperties.null_out",
+     [] { return cudaMipmappedArrayGetSparseProperties(NULL, mip); }},
+    {"cudaMipmappedArrayGetSparseProperties.null_mipmap",
+     [] { return cudaMipmappedArrayGetSparseProperties(&sparse, NULL); }},
+    {"cudaMipmappedArrayGetSparseProperties.not_sparse",
+     [] { return cudaMipmappedArrayGetSparseProperties(&sparse, mip); }},
+    {"cudaMipmappedArrayGetMemoryRequirements.null_out",
+     [] { return cudaMipmappedArrayGetMemoryRequirements(NULL, mip, 0); }},
+    {"cudaMipmappedArrayGetMemoryRequirements.device_count",
+     [] { return cudaMipmappedArrayGetMemoryRequirements(&requirements, mip, count); }},
+    {"cudaMipmappedArrayGetMemoryRequirements.device_minus_1",
+     [] { return cudaMipmappedArrayGetMemoryRequirements(&requirements, mip, -1); }},
+    {"cudaMipmappedArrayGetMemoryRequirements.null_mipmap",
+     [] { return cudaMipmappedArrayGetMemoryRequirements(&requirements, NULL, 0); }},
+    {"cudaMipmappedArrayGetMemoryRequirements.not_deferred_mapping",
+     [] { return cudaMipmappedArrayGetMemoryRequirements(&requirements, mip, 0); }},
+    // A 3D batch copy between two arrays of different element sizes (float and uchar).
+    {"cudaMemcpy3DBatchAsync.array_element_sizes_differ",
+     [] {
+         cudaError_t e = malloc_array(cudaCreateChannelDesc<unsigned char>(), 16, 4, 0);
+         if (e != cudaSuccess)
+             return e;
+         cudaMemcpy3DBatchOp op;
+         memset(&op, 0, sizeof op);
+         op.src.type = op.dst.type = cudaMemcpyOperandTypeArray;
+         op.src.op.array.array = arr;
+         op.dst.op.array.array = made_array;
+         op.extent = make_cudaExtent(4, 4, 1);
+         op.srcAccessOrder = cudaMemcpySrcAccessOrderStream;
+         return cudaMemcpy3DBatchAsync(1, &op, 0, s);
+     },
+     destroy_made},
 
     // ---- copies to and from arrays (arr: 4 rows of 64 bytes) ----
     {"cudaMemcpyToArray.null_array",

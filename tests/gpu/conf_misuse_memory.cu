@@ -1,5 +1,5 @@
-// conf_misuse_memory.cu - invalid inputs to device memory, copies, sets, peer copies, symbols and
-// pitched 2D/3D memory, one case each (the runner and the line format: misuse.h).  Copies never
+// conf_misuse_memory.cu - invalid inputs to device memory, copies, sets, peer copies, symbols,
+// pitched 2D/3D memory and batches of copies, prefetches and discards, one case each (the runner and the line format: misuse.h).  Copies never
 // reach past the end of an allocation (on a GPU that could corrupt memory or break the context
 // for every later case); "freed" pointers are freed by the case itself.
 #include "misuse.h"
@@ -42,6 +42,14 @@ cudaError_t CUDARTAPI cudaMemcpy3DAsync_ptsz(const struct cudaMemcpy3DParms *p,
 cudaError_t CUDARTAPI cudaMemcpy3DPeer_ptds(const struct cudaMemcpy3DPeerParms *p);
 cudaError_t CUDARTAPI cudaMemcpy3DPeerAsync_ptsz(const struct cudaMemcpy3DPeerParms *p,
                                                  cudaStream_t stream);
+cudaError_t CUDARTAPI cudaMemcpyBatchAsync_ptsz(void *const *dsts, const void *const *srcs,
+                                                const size_t *sizes, size_t count,
+                                                struct cudaMemcpyAttributes *attrs,
+                                                size_t *attrsIdxs, size_t numAttrs,
+                                                cudaStream_t stream);
+cudaError_t CUDARTAPI cudaMemDiscardBatchAsync_ptsz(void **dptrs, size_t *sizes, size_t count,
+                                                    unsigned long long flags,
+                                                    cudaStream_t stream);
 }
 
 #define BYTES 4096
@@ -111,6 +119,55 @@ static cudaMemcpy3DPeerParms *peer_copy3d(int src_device, int dst_device)
 }
 
 static const cudaMemcpyKind BAD_KIND = (cudaMemcpyKind)99;
+
+// Valid batches, filled again by each batch case before it spoils one part: two copies
+// (d -> d2, d2 + 64 -> d + 64; 64 bytes each, one attribute), one 3D copy (d -> d2, 64 x 4
+// bytes), and two managed ranges (the halves of `managed`) with one location, device 0.
+static void *b_dsts[2];
+static const void *b_srcs[2];
+static size_t b_sizes[2], b_idxs[2];
+static cudaMemcpyAttributes b_attrs[2];
+static cudaMemcpy3DBatchOp b_op;
+static void *r_ptrs[2];
+static size_t r_sizes[2], r_idxs[2];
+static cudaMemLocation r_locs[2];
+
+static void fill_batches(void)
+{
+    b_dsts[0] = d2;
+    b_dsts[1] = d + 64;
+    b_srcs[0] = d;
+    b_srcs[1] = d2 + 64;
+    b_sizes[0] = b_sizes[1] = 64;
+    b_idxs[0] = 0;
+    b_idxs[1] = 1;
+    memset(b_attrs, 0, sizeof b_attrs);
+    b_attrs[0].srcAccessOrder = b_attrs[1].srcAccessOrder = cudaMemcpySrcAccessOrderStream;
+    memset(&b_op, 0, sizeof b_op);
+    b_op.src.type = b_op.dst.type = cudaMemcpyOperandTypePointer;
+    b_op.src.op.ptr.ptr = d;
+    b_op.dst.op.ptr.ptr = d2;
+    b_op.extent = make_cudaExtent(64, 4, 1);
+    b_op.srcAccessOrder = cudaMemcpySrcAccessOrderStream;
+    r_ptrs[0] = managed;
+    r_ptrs[1] = managed + BYTES / 2;
+    r_sizes[0] = r_sizes[1] = BYTES / 2;
+    r_idxs[0] = 0;
+    r_idxs[1] = 1;
+    r_locs[0].type = r_locs[1].type = cudaMemLocationTypeDevice;
+    r_locs[0].id = r_locs[1].id = 0;
+}
+
+static cudaError_t copy_batch(size_t num_attrs, cudaStream_t stream)
+{
+    return cudaMemcpyBatchAsync(b_dsts, b_srcs, b_sizes, 2, b_attrs, b_idxs, num_attrs, stream);
+}
+
+static cudaError_t prefetch_batch(size_t num_locs, unsigned long long flags, cudaStream_t stream)
+{
+    return cudaMemPrefetchBatchAsync(r_ptrs, r_sizes, 2, r_locs, r_idxs, num_locs, flags,
+                                     stream);
+}
 
 static const misuse_case cases[] = {
     // ---- allocation and freeing ----
@@ -410,6 +467,139 @@ static const misuse_case cases[] = {
          static cudaMemRangeAttribute attrs[] = {cudaMemRangeAttributeReadMostly};
          return cudaMemRangeGetAttributes(data, sizes, attrs, 1, managed, 2 * BYTES);
      }},
+
+    // ---- batches of copies (fill_batches: two copies of 64 bytes, d <-> d2) ----
+    // No case hands a batch a NULL or freed pointer inside its arrays: the driver may read it
+    // only when the copy runs, and a fault there would break the context for every later case.
+    {"cudaMemcpyBatchAsync.null_dsts",
+     [] { fill_batches(); return cudaMemcpyBatchAsync(NULL, b_srcs, b_sizes, 2, b_attrs, b_idxs,
+                                                      1, s); }},
+    {"cudaMemcpyBatchAsync.null_srcs",
+     [] { fill_batches(); return cudaMemcpyBatchAsync(b_dsts, NULL, b_sizes, 2, b_attrs, b_idxs,
+                                                      1, s); }},
+    {"cudaMemcpyBatchAsync.null_sizes",
+     [] { fill_batches(); return cudaMemcpyBatchAsync(b_dsts, b_srcs, NULL, 2, b_attrs, b_idxs,
+                                                      1, s); }},
+    {"cudaMemcpyBatchAsync.null_attrs",
+     [] { fill_batches(); return cudaMemcpyBatchAsync(b_dsts, b_srcs, b_sizes, 2, NULL, b_idxs,
+                                                      1, s); }},
+    {"cudaMemcpyBatchAsync.null_attr_idxs",
+     [] { fill_batches(); return cudaMemcpyBatchAsync(b_dsts, b_srcs, b_sizes, 2, b_attrs, NULL,
+                                                      1, s); }},
+    {"cudaMemcpyBatchAsync.count_0",
+     [] { return cudaMemcpyBatchAsync(NULL, NULL, NULL, 0, NULL, NULL, 0, s); }},
+    {"cudaMemcpyBatchAsync.no_attrs", [] { fill_batches(); return copy_batch(0, s); }},
+    {"cudaMemcpyBatchAsync.more_attrs_than_copies", [] { fill_batches(); return copy_batch(3, s); }},
+    {"cudaMemcpyBatchAsync.first_idx_1",
+     [] { fill_batches(); b_idxs[0] = 1; return copy_batch(1, s); }},
+    {"cudaMemcpyBatchAsync.idxs_not_increasing",
+     [] { fill_batches(); b_idxs[1] = 0; return copy_batch(2, s); }},
+    {"cudaMemcpyBatchAsync.order_invalid",
+     [] { fill_batches(); b_attrs[0].srcAccessOrder = cudaMemcpySrcAccessOrderInvalid;
+          return copy_batch(1, s); }},
+    {"cudaMemcpyBatchAsync.order_99",
+     [] { fill_batches(); b_attrs[0].srcAccessOrder = (cudaMemcpySrcAccessOrder)99;
+          return copy_batch(1, s); }},
+    {"cudaMemcpyBatchAsync.unknown_flags",
+     [] { fill_batches(); b_attrs[0].flags = 0x10; return copy_batch(1, s); }},
+    {"cudaMemcpyBatchAsync.size_0",
+     [] { fill_batches(); b_sizes[1] = 0; return copy_batch(1, s); }},
+    {"cudaMemcpyBatchAsync.null_stream", [] { fill_batches(); return copy_batch(1, 0); }},
+    {"cudaMemcpyBatchAsync.legacy_stream",
+     [] { fill_batches(); return copy_batch(1, cudaStreamLegacy); }},
+    {"cudaMemcpyBatchAsync_ptsz.null_stream",
+     [] { fill_batches(); return cudaMemcpyBatchAsync_ptsz(b_dsts, b_srcs, b_sizes, 2, b_attrs,
+                                                           b_idxs, 1, 0); }},
+
+    // ---- batches of 3D copies (fill_batches: d -> d2, 64 x 4 bytes) ----
+    {"cudaMemcpy3DBatchAsync.null_ops", [] { return cudaMemcpy3DBatchAsync(1, NULL, 0, s); }},
+    {"cudaMemcpy3DBatchAsync.num_ops_0", [] { return cudaMemcpy3DBatchAsync(0, NULL, 0, s); }},
+    {"cudaMemcpy3DBatchAsync.flags_1",
+     [] { fill_batches(); return cudaMemcpy3DBatchAsync(1, &b_op, 1, s); }},
+    {"cudaMemcpy3DBatchAsync.extent_depth_0",
+     [] { fill_batches(); b_op.extent.depth = 0; return cudaMemcpy3DBatchAsync(1, &b_op, 0, s); }},
+    {"cudaMemcpy3DBatchAsync.order_invalid",
+     [] { fill_batches(); b_op.srcAccessOrder = cudaMemcpySrcAccessOrderInvalid;
+          return cudaMemcpy3DBatchAsync(1, &b_op, 0, s); }},
+    {"cudaMemcpy3DBatchAsync.row_length_short",
+     [] { fill_batches(); b_op.src.op.ptr.rowLength = 32;
+          return cudaMemcpy3DBatchAsync(1, &b_op, 0, s); }},
+    {"cudaMemcpy3DBatchAsync.layer_height_short",
+     [] { fill_batches(); b_op.dst.op.ptr.layerHeight = 2;
+          return cudaMemcpy3DBatchAsync(1, &b_op, 0, s); }},
+    {"cudaMemcpy3DBatchAsync.operand_type_0",
+     [] { fill_batches(); b_op.dst.type = (cudaMemcpy3DOperandType)0;
+          return cudaMemcpy3DBatchAsync(1, &b_op, 0, s); }},
+    {"cudaMemcpy3DBatchAsync.null_pointer_operand",
+     [] { fill_batches(); b_op.src.op.ptr.ptr = NULL;
+          return cudaMemcpy3DBatchAsync(1, &b_op, 0, s); }},
+    {"cudaMemcpy3DBatchAsync.null_array_operand",
+     [] { fill_batches(); memset(&b_op.dst, 0, sizeof b_op.dst);
+          b_op.dst.type = cudaMemcpyOperandTypeArray;
+          return cudaMemcpy3DBatchAsync(1, &b_op, 0, s); }},
+    {"cudaMemcpy3DBatchAsync.null_stream",
+     [] { fill_batches(); return cudaMemcpy3DBatchAsync(1, &b_op, 0, 0); }},
+
+    // ---- batches of prefetches and discards (fill_batches: the halves of managed) ----
+    {"cudaMemPrefetchBatchAsync.null_dptrs",
+     [] { fill_batches(); return cudaMemPrefetchBatchAsync(NULL, r_sizes, 2, r_locs, r_idxs, 1,
+                                                           0, s); }},
+    {"cudaMemPrefetchBatchAsync.null_sizes",
+     [] { fill_batches(); return cudaMemPrefetchBatchAsync(r_ptrs, NULL, 2, r_locs, r_idxs, 1,
+                                                           0, s); }},
+    {"cudaMemPrefetchBatchAsync.null_locations",
+     [] { fill_batches(); return cudaMemPrefetchBatchAsync(r_ptrs, r_sizes, 2, NULL, r_idxs, 1,
+                                                           0, s); }},
+    {"cudaMemPrefetchBatchAsync.count_0",
+     [] { return cudaMemPrefetchBatchAsync(NULL, NULL, 0, NULL, NULL, 0, 0, s); }},
+    {"cudaMemPrefetchBatchAsync.no_locations", [] { fill_batches(); return prefetch_batch(0, 0, s); }},
+    {"cudaMemPrefetchBatchAsync.more_locations_than_ranges",
+     [] { fill_batches(); return prefetch_batch(3, 0, s); }},
+    {"cudaMemPrefetchBatchAsync.location_device_count",
+     [] { fill_batches(); r_locs[0].id = count; return prefetch_batch(1, 0, s); }},
+    {"cudaMemPrefetchBatchAsync.location_type_99",
+     [] { fill_batches(); r_locs[0].type = (cudaMemLocationType)99; return prefetch_batch(1, 0, s); }},
+    {"cudaMemPrefetchBatchAsync.flags_1", [] { fill_batches(); return prefetch_batch(1, 1, s); }},
+    {"cudaMemPrefetchBatchAsync.device_memory",
+     [] { fill_batches(); r_ptrs[1] = d; return prefetch_batch(1, 0, s); }},
+    {"cudaMemPrefetchBatchAsync.range_past_end",
+     [] { fill_batches(); r_sizes[1] = BYTES; return prefetch_batch(1, 0, s); }},
+    {"cudaMemPrefetchBatchAsync.size_0",
+     [] { fill_batches(); r_sizes[1] = 0; return prefetch_batch(1, 0, s); }},
+    {"cudaMemPrefetchBatchAsync.null_stream", [] { fill_batches(); return prefetch_batch(1, 0, 0); }},
+    {"cudaMemDiscardBatchAsync.null_dptrs",
+     [] { fill_batches(); return cudaMemDiscardBatchAsync(NULL, r_sizes, 2, 0, s); }},
+    {"cudaMemDiscardBatchAsync.count_0",
+     [] { return cudaMemDiscardBatchAsync(NULL, NULL, 0, 0, s); }},
+    {"cudaMemDiscardBatchAsync.flags_1",
+     [] { fill_batches(); return cudaMemDiscardBatchAsync(r_ptrs, r_sizes, 2, 1, s); }},
+    {"cudaMemDiscardBatchAsync.device_memory",
+     [] { fill_batches(); r_ptrs[0] = d; return cudaMemDiscardBatchAsync(r_ptrs, r_sizes, 2, 0, s); }},
+    {"cudaMemDiscardBatchAsync.host_memory",
+     [] { fill_batches(); r_ptrs[0] = page; r_sizes[0] = 4096;
+          return cudaMemDiscardBatchAsync(r_ptrs, r_sizes, 1, 0, s); }},
+    {"cudaMemDiscardBatchAsync.null_stream",
+     [] { fill_batches(); return cudaMemDiscardBatchAsync(r_ptrs, r_sizes, 2, 0, 0); }},
+    {"cudaMemDiscardBatchAsync_ptsz.legacy_stream",
+     [] { fill_batches();
+          return cudaMemDiscardBatchAsync_ptsz(r_ptrs, r_sizes, 2, 0, cudaStreamLegacy); }},
+    {"cudaMemDiscardAndPrefetchBatchAsync.null_locations",
+     [] { fill_batches(); return cudaMemDiscardAndPrefetchBatchAsync(r_ptrs, r_sizes, 2, NULL,
+                                                                     r_idxs, 1, 0, s); }},
+    {"cudaMemDiscardAndPrefetchBatchAsync.no_locations",
+     [] { fill_batches(); return cudaMemDiscardAndPrefetchBatchAsync(r_ptrs, r_sizes, 2, r_locs,
+                                                                     r_idxs, 0, 0, s); }},
+    {"cudaMemDiscardAndPrefetchBatchAsync.location_device_count",
+     [] { fill_batches(); r_locs[0].id = count;
+          return cudaMemDiscardAndPrefetchBatchAsync(r_ptrs, r_sizes, 2, r_locs, r_idxs, 1, 0,
+                                                     s); }},
+    {"cudaMemDiscardAndPrefetchBatchAsync.device_memory",
+     [] { fill_batches(); r_ptrs[1] = d2;
+          return cudaMemDiscardAndPrefetchBatchAsync(r_ptrs, r_sizes, 2, r_locs, r_idxs, 1, 0,
+                                                     s); }},
+    {"cudaMemDiscardAndPrefetchBatchAsync.null_stream",
+     [] { fill_batches(); return cudaMemDiscardAndPrefetchBatchAsync(r_ptrs, r_sizes, 2, r_locs,
+                                                                     r_idxs, 1, 0, 0); }},
 };
 
 int main(int argc, char **argv)

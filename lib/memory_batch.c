@@ -1,0 +1,261 @@
+/*
+ * memory_batch.c - batches of stream-ordered memory work (CUDA 12.8 and 13.0): copies between
+ * pointers (cudaMemcpyBatchAsync), 3D copies between pointers and arrays
+ * (cudaMemcpy3DBatchAsync), and prefetches and discards of managed ranges
+ * (cudaMemPrefetchBatchAsync, cudaMemDiscardBatchAsync, cudaMemDiscardAndPrefetchBatchAsync),
+ * each with its _ptsz twin, where stream 0 means the per-thread stream.
+ *
+ * Each is one driver call with the same arrays.  The runtime's types are the driver's with other
+ * names: a pointer is a CUdeviceptr (unified addressing), a cudaArray_t a CUarray (array.c), and
+ * the structures below have the same members at the same offsets (checked here at compile
+ * time), so the caller's arrays are handed to the driver as they are, without a copy.
+ *
+ * The driver checks the batch: attribute and location indices (the first 0, increasing, each
+ * below count), source access orders, zero sizes and extents, flags, locations, and the stream
+ * (the legacy NULL stream is refused: a batch needs a stream of its own or the per-thread one).
+ * The runtime checks only that the arrays it is told hold elements are there.  The driver entry
+ * points are optional (driver_memory.def): without one the call answers cudaErrorNotSupported.
+ * The CUDA 12.8 forms with a failIdx argument are not exported by libcudart.so.13, so the
+ * driver is asked for the 13.0 signatures (ABI 13000).
+ */
+#include <stddef.h>
+
+#include "memory.h"
+
+/* ---- the runtime's batch types are the driver's --------------------------------------------- */
+
+_Static_assert(sizeof(void *) == sizeof(CUdeviceptr), "pointer arrays are CUdeviceptr arrays");
+_Static_assert(sizeof(struct cudaMemLocation) == sizeof(CUmemLocation) &&
+                   offsetof(struct cudaMemLocation, type) == offsetof(CUmemLocation, type) &&
+                   offsetof(struct cudaMemLocation, id) == offsetof(CUmemLocation, id) &&
+                   sizeof(enum cudaMemLocationType) == sizeof(CUmemLocationType),
+               "locations differ");
+_Static_assert((int)cudaMemLocationTypeHostNumaCurrent ==
+                   (int)CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT,
+               "location types differ");
+_Static_assert((int)cudaMemcpySrcAccessOrderInvalid == (int)CU_MEMCPY_SRC_ACCESS_ORDER_INVALID &&
+                   (int)cudaMemcpySrcAccessOrderStream == (int)CU_MEMCPY_SRC_ACCESS_ORDER_STREAM &&
+                   (int)cudaMemcpySrcAccessOrderDuringApiCall ==
+                       (int)CU_MEMCPY_SRC_ACCESS_ORDER_DURING_API_CALL &&
+                   (int)cudaMemcpySrcAccessOrderAny == (int)CU_MEMCPY_SRC_ACCESS_ORDER_ANY &&
+                   sizeof(enum cudaMemcpySrcAccessOrder) == sizeof(CUmemcpySrcAccessOrder),
+               "source access orders differ");
+_Static_assert((int)cudaMemcpyFlagPreferOverlapWithCompute ==
+                   (int)CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE,
+               "copy flags differ");
+_Static_assert(sizeof(struct cudaMemcpyAttributes) == sizeof(CUmemcpyAttributes) &&
+                   offsetof(struct cudaMemcpyAttributes, srcAccessOrder) ==
+                       offsetof(CUmemcpyAttributes, srcAccessOrder) &&
+                   offsetof(struct cudaMemcpyAttributes, srcLocHint) ==
+                       offsetof(CUmemcpyAttributes, srcLocHint) &&
+                   offsetof(struct cudaMemcpyAttributes, dstLocHint) ==
+                       offsetof(CUmemcpyAttributes, dstLocHint) &&
+                   offsetof(struct cudaMemcpyAttributes, flags) ==
+                       offsetof(CUmemcpyAttributes, flags),
+               "copy attributes differ");
+_Static_assert((int)cudaMemcpyOperandTypePointer == (int)CU_MEMCPY_OPERAND_TYPE_POINTER &&
+                   (int)cudaMemcpyOperandTypeArray == (int)CU_MEMCPY_OPERAND_TYPE_ARRAY &&
+                   sizeof(enum cudaMemcpy3DOperandType) == sizeof(CUmemcpy3DOperandType),
+               "operand types differ");
+_Static_assert(sizeof(struct cudaMemcpy3DOperand) == sizeof(CUmemcpy3DOperand) &&
+                   offsetof(struct cudaMemcpy3DOperand, type) ==
+                       offsetof(CUmemcpy3DOperand, type) &&
+                   offsetof(struct cudaMemcpy3DOperand, op.ptr.ptr) ==
+                       offsetof(CUmemcpy3DOperand, op.ptr.ptr) &&
+                   offsetof(struct cudaMemcpy3DOperand, op.ptr.rowLength) ==
+                       offsetof(CUmemcpy3DOperand, op.ptr.rowLength) &&
+                   offsetof(struct cudaMemcpy3DOperand, op.ptr.layerHeight) ==
+                       offsetof(CUmemcpy3DOperand, op.ptr.layerHeight) &&
+                   offsetof(struct cudaMemcpy3DOperand, op.ptr.locHint) ==
+                       offsetof(CUmemcpy3DOperand, op.ptr.locHint) &&
+                   offsetof(struct cudaMemcpy3DOperand, op.array.array) ==
+                       offsetof(CUmemcpy3DOperand, op.array.array) &&
+                   offsetof(struct cudaMemcpy3DOperand, op.array.offset) ==
+                       offsetof(CUmemcpy3DOperand, op.array.offset) &&
+                   sizeof(struct cudaOffset3D) == sizeof(CUoffset3D),
+               "3D copy operands differ");
+_Static_assert(sizeof(struct cudaMemcpy3DBatchOp) == sizeof(CUDA_MEMCPY3D_BATCH_OP) &&
+                   offsetof(struct cudaMemcpy3DBatchOp, src) ==
+                       offsetof(CUDA_MEMCPY3D_BATCH_OP, src) &&
+                   offsetof(struct cudaMemcpy3DBatchOp, dst) ==
+                       offsetof(CUDA_MEMCPY3D_BATCH_OP, dst) &&
+                   offsetof(struct cudaMemcpy3DBatchOp, extent) ==
+                       offsetof(CUDA_MEMCPY3D_BATCH_OP, extent) &&
+                   offsetof(struct cudaMemcpy3DBatchOp, srcAccessOrder) ==
+                       offsetof(CUDA_MEMCPY3D_BATCH_OP, srcAccessOrder) &&
+                   offsetof(struct cudaMemcpy3DBatchOp, flags) ==
+                       offsetof(CUDA_MEMCPY3D_BATCH_OP, flags) &&
+                   sizeof(struct cudaExtent) == sizeof(CUextent3D),
+               "3D batch operations differ");
+
+/* Enters the context and checks that the optional driver entry point is there. */
+static cudaError_t rt_batch_enter(bool present, const char *api, const char *entry,
+                                  rt_device **d)
+{
+    cudaError_t e = rt_context_enter(d);
+    if (e != cudaSuccess)
+        return e;
+    return rt_driver_optional(present, api, entry);
+}
+
+/* ---- copies --------------------------------------------------------------------------------- */
+
+static cudaError_t rt_memcpy_batch(void *const *dsts, const void *const *srcs,
+                                   const size_t *sizes, size_t count,
+                                   struct cudaMemcpyAttributes *attrs, size_t *attrsIdxs,
+                                   size_t numAttrs, cudaStream_t stream, bool per_thread)
+{
+    rt_device *d;
+    cudaError_t e = rt_batch_enter(rt_drv.cuMemcpyBatchAsync != NULL, "cudaMemcpyBatchAsync",
+                                   "cuMemcpyBatchAsync", &d);
+    if (e != cudaSuccess)
+        return e;
+    if ((count && (!dsts || !srcs || !sizes)) || (numAttrs && (!attrs || !attrsIdxs)))
+        return cudaErrorInvalidValue;
+    /* The driver's arrays are not const-qualified; it only reads them. */
+    CUresult r = rt_drv.cuMemcpyBatchAsync((CUdeviceptr *)(uintptr_t)dsts,
+                                           (CUdeviceptr *)(uintptr_t)srcs,
+                                           (size_t *)(uintptr_t)sizes, count,
+                                           (CUmemcpyAttributes *)attrs, attrsIdxs, numAttrs,
+                                           rt_stream(stream, per_thread));
+    return rt_driver_result(d, r);
+}
+
+RT_API cudaError_t cudaMemcpyBatchAsync(void *const *dsts, const void *const *srcs,
+                                        const size_t *sizes, size_t count,
+                                        struct cudaMemcpyAttributes *attrs, size_t *attrsIdxs,
+                                        size_t numAttrs, cudaStream_t stream)
+{
+    RT_RETURN(rt_memcpy_batch(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, stream,
+                              false));
+}
+
+RT_API cudaError_t cudaMemcpyBatchAsync_ptsz(void *const *dsts, const void *const *srcs,
+                                             const size_t *sizes, size_t count,
+                                             struct cudaMemcpyAttributes *attrs,
+                                             size_t *attrsIdxs, size_t numAttrs,
+                                             cudaStream_t stream)
+{
+    RT_RETURN(rt_memcpy_batch(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, stream,
+                              true));
+}
+
+static cudaError_t rt_memcpy_3d_batch(size_t numOps, struct cudaMemcpy3DBatchOp *opList,
+                                      unsigned long long flags, cudaStream_t stream,
+                                      bool per_thread)
+{
+    rt_device *d;
+    cudaError_t e = rt_batch_enter(rt_drv.cuMemcpy3DBatchAsync != NULL, "cudaMemcpy3DBatchAsync",
+                                   "cuMemcpy3DBatchAsync", &d);
+    if (e != cudaSuccess)
+        return e;
+    if (numOps && !opList)
+        return cudaErrorInvalidValue;
+    return rt_driver_result(d, rt_drv.cuMemcpy3DBatchAsync(numOps,
+                                                           (CUDA_MEMCPY3D_BATCH_OP *)opList,
+                                                           flags, rt_stream(stream, per_thread)));
+}
+
+RT_API cudaError_t cudaMemcpy3DBatchAsync(size_t numOps, struct cudaMemcpy3DBatchOp *opList,
+                                          unsigned long long flags, cudaStream_t stream)
+{
+    RT_RETURN(rt_memcpy_3d_batch(numOps, opList, flags, stream, false));
+}
+
+RT_API cudaError_t cudaMemcpy3DBatchAsync_ptsz(size_t numOps, struct cudaMemcpy3DBatchOp *opList,
+                                               unsigned long long flags, cudaStream_t stream)
+{
+    RT_RETURN(rt_memcpy_3d_batch(numOps, opList, flags, stream, true));
+}
+
+/* ---- prefetches and discards ---------------------------------------------------------------- */
+
+/* What the three managed-memory batches do. */
+typedef enum rt_range_op { RT_PREFETCH, RT_DISCARD, RT_DISCARD_AND_PREFETCH } rt_range_op;
+
+static cudaError_t rt_range_batch(rt_range_op op, void **dptrs, size_t *sizes, size_t count,
+                                  struct cudaMemLocation *locs, size_t *locIdxs, size_t numLocs,
+                                  unsigned long long flags, cudaStream_t stream, bool per_thread)
+{
+    static const char *const api[] = {"cudaMemPrefetchBatchAsync", "cudaMemDiscardBatchAsync",
+                                      "cudaMemDiscardAndPrefetchBatchAsync"};
+    static const char *const entry[] = {"cuMemPrefetchBatchAsync", "cuMemDiscardBatchAsync",
+                                        "cuMemDiscardAndPrefetchBatchAsync"};
+    bool present = op == RT_PREFETCH ? rt_drv.cuMemPrefetchBatchAsync != NULL
+                   : op == RT_DISCARD ? rt_drv.cuMemDiscardBatchAsync != NULL
+                                      : rt_drv.cuMemDiscardAndPrefetchBatchAsync != NULL;
+    rt_device *d;
+    cudaError_t e = rt_batch_enter(present, api[op], entry[op], &d);
+    if (e != cudaSuccess)
+        return e;
+    if ((count && (!dptrs || !sizes)) || (op != RT_DISCARD && numLocs && (!locs || !locIdxs)))
+        return cudaErrorInvalidValue;
+    CUdeviceptr *ptrs = (CUdeviceptr *)(uintptr_t)dptrs;
+    CUmemLocation *where = (CUmemLocation *)locs;
+    CUstream s = rt_stream(stream, per_thread);
+    CUresult r;
+    if (op == RT_PREFETCH)
+        r = rt_drv.cuMemPrefetchBatchAsync(ptrs, sizes, count, where, locIdxs, numLocs, flags, s);
+    else if (op == RT_DISCARD)
+        r = rt_drv.cuMemDiscardBatchAsync(ptrs, sizes, count, flags, s);
+    else
+        r = rt_drv.cuMemDiscardAndPrefetchBatchAsync(ptrs, sizes, count, where, locIdxs, numLocs,
+                                                     flags, s);
+    return rt_driver_result(d, r);
+}
+
+RT_API cudaError_t cudaMemPrefetchBatchAsync(void **dptrs, size_t *sizes, size_t count,
+                                             struct cudaMemLocation *prefetchLocs,
+                                             size_t *prefetchLocIdxs, size_t numPrefetchLocs,
+                                             unsigned long long flags, cudaStream_t stream)
+{
+    RT_RETURN(rt_range_batch(RT_PREFETCH, dptrs, sizes, count, prefetchLocs, prefetchLocIdxs,
+                             numPrefetchLocs, flags, stream, false));
+}
+
+RT_API cudaError_t cudaMemPrefetchBatchAsync_ptsz(void **dptrs, size_t *sizes, size_t count,
+                                                  struct cudaMemLocation *prefetchLocs,
+                                                  size_t *prefetchLocIdxs,
+                                                  size_t numPrefetchLocs,
+                                                  unsigned long long flags, cudaStream_t stream)
+{
+    RT_RETURN(rt_range_batch(RT_PREFETCH, dptrs, sizes, count, prefetchLocs, prefetchLocIdxs,
+                             numPrefetchLocs, flags, stream, true));
+}
+
+RT_API cudaError_t cudaMemDiscardBatchAsync(void **dptrs, size_t *sizes, size_t count,
+                                            unsigned long long flags, cudaStream_t stream)
+{
+    RT_RETURN(rt_range_batch(RT_DISCARD, dptrs, sizes, count, NULL, NULL, 0, flags, stream,
+                             false));
+}
+
+RT_API cudaError_t cudaMemDiscardBatchAsync_ptsz(void **dptrs, size_t *sizes, size_t count,
+                                                 unsigned long long flags, cudaStream_t stream)
+{
+    RT_RETURN(rt_range_batch(RT_DISCARD, dptrs, sizes, count, NULL, NULL, 0, flags, stream,
+                             true));
+}
+
+RT_API cudaError_t cudaMemDiscardAndPrefetchBatchAsync(void **dptrs, size_t *sizes, size_t count,
+                                                       struct cudaMemLocation *prefetchLocs,
+                                                       size_t *prefetchLocIdxs,
+                                                       size_t numPrefetchLocs,
+                                                       unsigned long long flags,
+                                                       cudaStream_t stream)
+{
+    RT_RETURN(rt_range_batch(RT_DISCARD_AND_PREFETCH, dptrs, sizes, count, prefetchLocs,
+                             prefetchLocIdxs, numPrefetchLocs, flags, stream, false));
+}
+
+RT_API cudaError_t cudaMemDiscardAndPrefetchBatchAsync_ptsz(void **dptrs, size_t *sizes,
+                                                            size_t count,
+                                                            struct cudaMemLocation *prefetchLocs,
+                                                            size_t *prefetchLocIdxs,
+                                                            size_t numPrefetchLocs,
+                                                            unsigned long long flags,
+                                                            cudaStream_t stream)
+{
+    RT_RETURN(rt_range_batch(RT_DISCARD_AND_PREFETCH, dptrs, sizes, count, prefetchLocs,
+                             prefetchLocIdxs, numPrefetchLocs, flags, stream, true));
+}
