@@ -271,11 +271,12 @@ RT_API cudaError_t cudaLogsUnregisterCallback(cudaLogsCallbackHandle callback)
     return cudaSuccess;
 }
 
-/* flags are "reserved for future use, must be 0": anything else is cudaErrorInvalidValue here,
- * before the driver, like the NULL outputs.  The iterators are the driver's (both unsigned int). */
+/* flags are documented "reserved for future use, must be 0", but NVIDIA's runtime and the
+ * driver accept 1 in cudaLogsCurrent and cudaLogsDumpToFile (measured on the H200): they go to
+ * the driver as given.  The iterators are the driver's (both unsigned int). */
 RT_API cudaError_t cudaLogsCurrent(cudaLogIterator *iterator_out, unsigned int flags)
 {
-    if (!iterator_out || flags != 0)
+    if (!iterator_out)
         RT_RETURN(cudaErrorInvalidValue);
     cudaError_t e = RT_LOGS_DRIVER(cuLogsCurrent);
     if (e != cudaSuccess)
@@ -287,7 +288,7 @@ RT_API cudaError_t cudaLogsCurrent(cudaLogIterator *iterator_out, unsigned int f
 RT_API cudaError_t cudaLogsDumpToFile(cudaLogIterator *iterator, const char *pathToFile,
                                       unsigned int flags)
 {
-    if (!pathToFile || flags != 0)
+    if (!pathToFile)
         RT_RETURN(cudaErrorInvalidValue);
     cudaError_t e = RT_LOGS_DRIVER(cuLogsDumpToFile);
     if (e != cudaSuccess)
@@ -299,7 +300,8 @@ RT_API cudaError_t cudaLogsDumpToFile(cudaLogIterator *iterator, const char *pat
 /* *size is in and out: the buffer's capacity on the way in, the bytes written (without the
  * terminating NUL the driver always adds) on the way out; 0 with cudaErrorInvalidValue when not
  * even one message fits.  Both directions are the driver's: the runtime only checks the pointers
- * and flags and passes *size through. */
+ * and flags (flags 1 is cudaErrorInvalidValue here, as NVIDIA answers on the H200) and passes
+ * *size through. */
 RT_API cudaError_t cudaLogsDumpToMemory(cudaLogIterator *iterator, char *buffer, size_t *size,
                                         unsigned int flags)
 {

@@ -113,11 +113,15 @@ static cudaError_t rt_memcpy_batch(void *const *dsts, const void *const *srcs,
     if ((count && (!dsts || !srcs || !sizes)) || (numAttrs && (!attrs || !attrsIdxs)))
         return cudaErrorInvalidValue;
     /* The driver's arrays are not const-qualified; it only reads them. */
+    /* Stream 0 is the legacy stream here even in the _ptsz entry point: NVIDIA's
+     * cudaMemcpyBatchAsync_ptsz answers cudaErrorInvalidValue for it, as the plain one does
+     * (measured on the H200), instead of copying on the per-thread stream. */
+    (void)per_thread;
     CUresult r = rt_drv.cuMemcpyBatchAsync((CUdeviceptr *)(uintptr_t)dsts,
                                            (CUdeviceptr *)(uintptr_t)srcs,
                                            (size_t *)(uintptr_t)sizes, count,
                                            (CUmemcpyAttributes *)attrs, attrsIdxs, numAttrs,
-                                           rt_stream(stream, per_thread));
+                                           rt_stream(stream, false));
     return rt_driver_result(d, r);
 }
 
@@ -151,9 +155,17 @@ static cudaError_t rt_memcpy_3d_batch(size_t numOps, struct cudaMemcpy3DBatchOp 
         return e;
     if (numOps && !opList)
         return cudaErrorInvalidValue;
+    /* An array operand without an array crashes the driver (NVIDIA's runtime passes it on and
+     * dies with it on the H200): refused here. */
+    for (size_t i = 0; i < numOps; i++)
+        if ((opList[i].src.type == cudaMemcpyOperandTypeArray && !opList[i].src.op.array.array) ||
+            (opList[i].dst.type == cudaMemcpyOperandTypeArray && !opList[i].dst.op.array.array))
+            return cudaErrorInvalidValue;
+    /* Stream 0: the legacy stream in the _ptsz entry point too, as for cudaMemcpyBatchAsync. */
+    (void)per_thread;
     return rt_driver_result(d, rt_drv.cuMemcpy3DBatchAsync(numOps,
                                                            (CUDA_MEMCPY3D_BATCH_OP *)opList,
-                                                           flags, rt_stream(stream, per_thread)));
+                                                           flags, rt_stream(stream, false)));
 }
 
 RT_API cudaError_t cudaMemcpy3DBatchAsync(size_t numOps, struct cudaMemcpy3DBatchOp *opList,

@@ -20,7 +20,9 @@
  *     capacity on the way in, the bytes written without the terminating NUL on the way out; when
  *     not everything fits, the newest messages that fit are written after a truncation note; when
  *     not even the newest one fits, *size is 0 and the answer CUDA_ERROR_INVALID_VALUE.  flags
- *     other than 0 are CUDA_ERROR_INVALID_VALUE.  The log needs no cuInit.
+ *     other than 0 are CUDA_ERROR_INVALID_VALUE for cuLogsDumpToMemory only: cuLogsCurrent and
+ *     cuLogsDumpToFile accept them, as the driver does (measured on the H200).  The log needs no
+ *     cuInit.
  *   - Shared memory banks are fixed at four bytes, as on every device CUDA 13 supports: Get
  *     answers CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE, Set accepts the three known values and
  *     changes nothing; both need a current context.
@@ -190,7 +192,7 @@ static CUresult CUDAAPI f_cuLogsCurrent(CUlogIterator *iterator_out, unsigned in
 {
     CUresult rc = fake_enter("cuLogsCurrent", "out=%s flags=%u", iterator_out ? "set" : "null",
                              flags);
-    if (rc == CUDA_SUCCESS && (!iterator_out || flags != 0))
+    if (rc == CUDA_SUCCESS && !iterator_out)
         rc = CUDA_ERROR_INVALID_VALUE;
     if (rc == CUDA_SUCCESS)
         *iterator_out = log_total;
@@ -203,7 +205,7 @@ static CUresult CUDAAPI f_cuLogsDumpToFile(CUlogIterator *iterator, const char *
     CUresult rc = fake_enter("cuLogsDumpToFile", "iterator=%s path=%s flags=%u",
                              iterator ? "set" : "null", pathToFile ? pathToFile : "(null)",
                              flags);
-    if (rc == CUDA_SUCCESS && (!pathToFile || flags != 0))
+    if (rc == CUDA_SUCCESS && !pathToFile)
         rc = CUDA_ERROR_INVALID_VALUE;
     FILE *f = NULL;
     if (rc == CUDA_SUCCESS && !(f = fopen(pathToFile, "w")))

@@ -126,8 +126,7 @@ static void async_notification_lines(void)
     printf("async notification handle set: %s\n", handle ? "yes" : "no");
     probe("cudaDeviceUnregisterAsyncNotification(0)",
           cudaDeviceUnregisterAsyncNotification(0, handle));
-    probe("cudaDeviceUnregisterAsyncNotification(0) again",
-          cudaDeviceUnregisterAsyncNotification(0, handle));
+    // Unregistering twice crashes NVIDIA's runtime: conf_misuse_device has that case.
 }
 
 static int log_messages;
@@ -169,7 +168,7 @@ static void log_lines(void)
     unlink(path);
 
     probe("cudaLogsUnregisterCallback", cudaLogsUnregisterCallback(handle));
-    probe("cudaLogsUnregisterCallback again", cudaLogsUnregisterCallback(handle));
+    // Unregistering twice crashes NVIDIA's runtime: conf_misuse_device has that case.
 }
 
 int main(void)

@@ -539,6 +539,8 @@ static const misuse_case cases[] = {
           return cudaMemcpy3DBatchAsync(1, &b_op, 0, s); }},
     {"cudaMemcpy3DBatchAsync.null_stream",
      [] { fill_batches(); return cudaMemcpy3DBatchAsync(1, &b_op, 0, 0); }},
+    {"cudaMemcpy3DBatchAsync_ptsz.null_stream",
+     [] { fill_batches(); return cudaMemcpy3DBatchAsync_ptsz(1, &b_op, 0, 0); }},
 
     // ---- batches of prefetches and discards (fill_batches: the halves of managed) ----
     {"cudaMemPrefetchBatchAsync.null_dptrs",

@@ -115,7 +115,7 @@ static void copy_batch_moves_every_range_in_one_driver_call(void **state)
     assert_cuda(cudaFree(dev), cudaSuccess);
 }
 
-static void copy_batch_ptsz_means_the_per_thread_stream(void **state)
+static void copy_batch_stream_0_is_the_legacy_stream_even_in_ptsz(void **state)
 {
     (void)state;
     char a[4] = "abc", b[4] = {0};
@@ -123,7 +123,12 @@ static void copy_batch_ptsz_means_the_per_thread_stream(void **state)
     const void *srcs[1] = {a};
     size_t sizes[1] = {4}, idx = 0;
     struct cudaMemcpyAttributes attr = attributes(cudaMemcpySrcAccessOrderDuringApiCall);
-    assert_cuda(cudaMemcpyBatchAsync_ptsz(dsts, srcs, sizes, 1, &attr, &idx, 1, 0), cudaSuccess);
+    /* NVIDIA's _ptsz batch copy refuses stream 0 like the plain one (measured on the H200) */
+    assert_cuda(cudaMemcpyBatchAsync_ptsz(dsts, srcs, sizes, 1, &attr, &idx, 1, 0),
+                cudaErrorInvalidValue);
+    assert_args_have("cuMemcpyBatchAsync", "stream=(nil)");
+    assert_cuda(cudaMemcpyBatchAsync_ptsz(dsts, srcs, sizes, 1, &attr, &idx, 1,
+                                          cudaStreamPerThread), cudaSuccess);
     assert_args_have("cuMemcpyBatchAsync", "stream=0x2");
     assert_string_equal(b, "abc");
     /* without _ptsz, stream 0 is the legacy stream, which a batch may not use */
@@ -254,7 +259,9 @@ static void copy_3d_batch_moves_boxes_between_pointers_and_arrays(void **state)
     /* read (3, 2) .. (4, 3) back: in[1][1..2] and in[2][1..2] */
     struct cudaMemcpy3DBatchOp back = batch_op(array_operand(array, 3, 2, 0),
                                                pointer_operand(out, 0, 0), 2, 2, 1);
-    assert_cuda(cudaMemcpy3DBatchAsync_ptsz(1, &back, 0, 0), cudaSuccess);
+    assert_cuda(cudaMemcpy3DBatchAsync_ptsz(1, &back, 0, 0), cudaErrorInvalidValue);
+    assert_args_have("cuMemcpy3DBatchAsync", "stream=(nil)");
+    assert_cuda(cudaMemcpy3DBatchAsync_ptsz(1, &back, 0, cudaStreamPerThread), cudaSuccess);
     assert_args_have("cuMemcpy3DBatchAsync", "stream=0x2");
     assert_int_equal(out[0][0], 11);
     assert_int_equal(out[0][1], 12);
@@ -289,6 +296,12 @@ static void copy_3d_batch_error_paths(void **state)
     bad = op;
     bad.dst.type = (enum cudaMemcpy3DOperandType)7;
     assert_cuda(cudaMemcpy3DBatchAsync(1, &bad, 0, stream), cudaErrorInvalidValue);
+    /* an array operand without an array: refused before the driver, which would crash on it */
+    bad = op;
+    bad.src = array_operand(NULL, 0, 0, 0);
+    size_t before = fk.fake_count_calls("cuMemcpy3DBatchAsync");
+    assert_cuda(cudaMemcpy3DBatchAsync(1, &bad, 0, stream), cudaErrorInvalidValue);
+    assert_int_equal(fk.fake_count_calls("cuMemcpy3DBatchAsync"), before);
     bad = op;
     bad.dst = array_operand((cudaArray_t)(uintptr_t)0x5678, 0, 0, 0);
     assert_cuda(cudaMemcpy3DBatchAsync(1, &bad, 0, stream), cudaErrorInvalidResourceHandle);
@@ -415,7 +428,7 @@ int main(int argc, char **argv)
 {
     const struct CMUnitTest all[] = {
         cmocka_unit_test(copy_batch_moves_every_range_in_one_driver_call),
-        cmocka_unit_test(copy_batch_ptsz_means_the_per_thread_stream),
+        cmocka_unit_test(copy_batch_stream_0_is_the_legacy_stream_even_in_ptsz),
         cmocka_unit_test(copy_batch_error_paths),
         cmocka_unit_test(copy_3d_batch_moves_boxes_between_pointers_and_arrays),
         cmocka_unit_test(copy_3d_batch_error_paths),
