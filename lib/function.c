@@ -53,6 +53,10 @@ typedef struct rt_fn_settings {
     size_t slot;                          /* the device (rt_slot_index) the settings are for */
     _Atomic unsigned set;                 /* bit a: attribute a set; RT_FN_CACHE_BIT: cache */
     _Atomic int value[RT_FN_ATTR_LAST + 1];
+    /* What cudaKernelSetAttributeForDevice set: below cudaFuncSetAttribute's settings, which
+     * NVIDIA documents to override it whichever came first. */
+    _Atomic unsigned device_set;
+    _Atomic int device_value[RT_FN_ATTR_LAST + 1];
     _Atomic int cache;
     _Atomic uint64_t version;             /* bumped by every change */
     rt_fn_applied *applied;               /* [rt_slot_count] */
@@ -97,11 +101,15 @@ static rt_fn_settings *rt_fn_get(rt_kernel *k, size_t slot)
 /* Sets every remembered setting of s on f.  Called with rt_fn_lock held. */
 static CUresult rt_fn_set_all(const rt_fn_settings *s, CUfunction f)
 {
-    unsigned set = atomic_load(&s->set);
+    unsigned set = atomic_load(&s->set), device_set = atomic_load(&s->device_set);
     CUresult r = CUDA_SUCCESS;
-    for (int a = RT_FN_ATTR_FIRST; r == CUDA_SUCCESS && a <= RT_FN_ATTR_LAST; a++)
+    for (int a = RT_FN_ATTR_FIRST; r == CUDA_SUCCESS && a <= RT_FN_ATTR_LAST; a++) {
         if (set & (1u << a))
             r = rt_drv.cuFuncSetAttribute(f, (CUfunction_attribute)a, atomic_load(&s->value[a]));
+        else if (device_set & (1u << a))
+            r = rt_drv.cuFuncSetAttribute(f, (CUfunction_attribute)a,
+                                          atomic_load(&s->device_value[a]));
+    }
     if (r == CUDA_SUCCESS && (set & (1u << RT_FN_CACHE_BIT)))
         r = rt_drv.cuFuncSetCacheConfig(f, (CUfunc_cache)atomic_load(&s->cache));
     return r;
@@ -137,7 +145,7 @@ cudaError_t rt_function_apply(rt_kernel *k, rt_device *d, rt_kernel_dev *kd)
 cudaError_t rt_function_resolve(const void *func, rt_device **d, rt_kernel **k, CUfunction *f)
 {
     rt_kernel *kernel = rt_kernel_find(func);
-    if (!kernel || !__atomic_load_n(&kernel->module, __ATOMIC_ACQUIRE)) {
+    if (!rt_kernel_usable(kernel)) {
         RT_TRACE("function %p is not a registered kernel", func);
         return rt_kernel_unknown(func);
     }
@@ -155,6 +163,19 @@ cudaError_t rt_function_resolve(const void *func, rt_device **d, rt_kernel **k, 
     *k = kernel;
     *f = atomic_load_explicit(&kd->function, memory_order_acquire);
     return cudaSuccess;
+}
+
+/* After a setting was made on the function of device d directly: that function has every
+ * setting of s (rt_function_resolve applied the earlier ones), so its next launch has nothing to
+ * apply. */
+static void rt_fn_mark_applied(rt_fn_settings *s, rt_device *d)
+{
+    pthread_mutex_lock(&rt_fn_lock);
+    uint64_t version = atomic_fetch_add(&s->version, 1) + 1;
+    rt_fn_applied *seen = &s->applied[rt_slot_index(d)];
+    atomic_store(&seen->version, version);
+    atomic_store(&seen->generation, atomic_load(&d->generation));
+    pthread_mutex_unlock(&rt_fn_lock);
 }
 
 /* Sets one setting on the current device now (so that a bad value fails here, with the driver's
@@ -183,17 +204,55 @@ static cudaError_t rt_fn_remember(const void *func, int attr, int value, bool ca
     else
         atomic_store(&s->value[attr], value);
     atomic_fetch_or(&s->set, 1u << bit);
-    /* f had every earlier setting (rt_function_resolve applied them) and has this one now: its
-     * next launch has nothing to apply. */
-    pthread_mutex_lock(&rt_fn_lock);
-    uint64_t version = atomic_fetch_add(&s->version, 1) + 1;
-    rt_fn_applied *seen = &s->applied[rt_slot_index(d)];
-    atomic_store(&seen->version, version);
-    atomic_store(&seen->generation, atomic_load(&d->generation));
-    pthread_mutex_unlock(&rt_fn_lock);
+    rt_fn_mark_applied(s, d);
     RT_TRACE("kernel %s: %s %d = %d remembered for device %d", k->name,
              cache ? "cache config" : "attribute", attr, value, (int)rt_slot_index(d));
     return cudaSuccess;
+}
+
+/* The device-wide setting of cudaKernelSetAttributeForDevice, on a registered kernel.  NVIDIA's
+ * runtime sets it on the driver's CUkernel, for every context of the device; a registered
+ * kernel here has a CUfunction per context instead, so the setting is made on the function in
+ * the device's primary context (activated and made current for the call if it is not) and
+ * remembered for that device like cudaFuncSetAttribute's, below them in precedence. */
+cudaError_t rt_function_set_for_device(rt_kernel *k, rt_device *d, int attr, int value)
+{
+    cudaError_t e = rt_device_activate(d);
+    if (e != cudaSuccess)
+        return e;
+    CUcontext mine = NULL;
+    rt_drv.cuCtxGetCurrent(&mine);
+    bool switched = mine != d->context;
+    if (switched && rt_drv.cuCtxSetCurrent(d->context) != CUDA_SUCCESS)
+        return cudaErrorDeviceUninitialized;
+    rt_kernel_dev *kd;
+    e = rt_kernel_resolve(k, d, &kd);
+    if (e == cudaSuccess)
+        e = rt_function_apply(k, d, kd);
+    rt_fn_settings *s = NULL;
+    CUfunction f = e == cudaSuccess ? atomic_load_explicit(&kd->function, memory_order_acquire)
+                                    : NULL;
+    if (e == cudaSuccess) {
+        /* Set now, so that a bad value fails here with the driver's code. */
+        e = rt_error_from_cu(rt_drv.cuFuncSetAttribute(f, (CUfunction_attribute)attr, value));
+        rt_device_note_error(d, e);
+    }
+    if (e == cudaSuccess && !(s = rt_fn_get(k, rt_slot_index(d))))
+        e = cudaErrorMemoryAllocation;
+    if (e == cudaSuccess) {
+        atomic_store(&s->device_value[attr], value);
+        atomic_fetch_or(&s->device_set, 1u << attr);
+        /* A cudaFuncSetAttribute setting of the same attribute wins: put it back. */
+        if (atomic_load(&s->set) & (1u << attr))
+            e = rt_error_from_cu(rt_drv.cuFuncSetAttribute(f, (CUfunction_attribute)attr,
+                                                           atomic_load(&s->value[attr])));
+        rt_fn_mark_applied(s, d);
+        RT_TRACE("kernel %s: attribute %d = %d set for device %d", k->name, attr, value,
+                 d->ordinal);
+    }
+    if (switched)
+        rt_drv.cuCtxSetCurrent(mine);
+    return e;
 }
 
 /* ---- the API ---------------------------------------------------------------------------------- */
@@ -207,7 +266,7 @@ RT_API cudaError_t cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncA
     rt_kernel *k = rt_kernel_find(entryFuncAddr);
     if (!k)
         RT_RETURN(cudaErrorInvalidDeviceFunction);
-    *kernelPtr = (cudaKernel_t)k;
+    *kernelPtr = rt_kernel_handle(k);
     return cudaSuccess;
 }
 
@@ -219,7 +278,7 @@ RT_API cudaError_t cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncA
 RT_API cudaError_t cudaGetFuncBySymbol(cudaFunction_t *functionPtr, const void *symbolPtr)
 {
     rt_kernel *known = rt_kernel_find(symbolPtr);
-    if (!known || !__atomic_load_n(&known->module, __ATOMIC_ACQUIRE))
+    if (!rt_kernel_usable(known))
         RT_RETURN(cudaErrorInvalidDeviceFunction);
     rt_device *d;
     rt_kernel *k;
@@ -333,7 +392,7 @@ RT_API cudaError_t cudaFuncGetParamInfo(const void *func, size_t paramIndex, siz
                                         size_t *paramSize)
 {
     rt_kernel *k = rt_kernel_find(func);
-    if (!k || !__atomic_load_n(&k->module, __ATOMIC_ACQUIRE))
+    if (!rt_kernel_usable(k))
         RT_RETURN(rt_kernel_unknown(func));
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);

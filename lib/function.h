@@ -17,6 +17,11 @@
  * calls this before using the function.  Cheap when nothing was ever set. */
 cudaError_t rt_function_apply(rt_kernel *k, rt_device *d, rt_kernel_dev *kd);
 
+/* cudaKernelSetAttributeForDevice on a registered kernel: sets attribute attr (a settable
+ * cudaFuncAttribute, checked by the caller) on k's function on device d (a primary-context slot),
+ * and remembers it for d below cudaFuncSetAttribute's settings. */
+cudaError_t rt_function_set_for_device(rt_kernel *k, rt_device *d, int attr, int value);
+
 /* What NVIDIA's runtime answers for a `func` that names no registered kernel, in the launches and
  * the attribute, occupancy and graph functions: cudaErrorInvalidDeviceFunction for NULL,
  * cudaErrorInvalidResourceHandle for any other pointer (both measured on the H200).

@@ -157,15 +157,37 @@ typedef struct rt_kernel_dev {
 #define RT_KERNEL_MAGIC 0x6b65726eu   /* "kern": tells our handles from other pointers */
 
 /* One registered kernel.  Its address is the cudaKernel_t that __cudaGetKernel hands out:
- * process-wide, device-independent, valid before any device exists and after cudaDeviceReset. */
+ * process-wide, device-independent, valid before any device exists and after cudaDeviceReset.
+ *
+ * Or one kernel of a library loaded with cudaLibraryLoadData / cudaLibraryLoadFromFile
+ * (library.c): then module and host_fun are NULL, library_kernel is the driver's CUkernel, and
+ * that CUkernel -- not the record's address -- is the kernel's cudaKernel_t, as with NVIDIA's
+ * runtime (its documentation lets a program cast one into the other).  The record is found from
+ * the CUkernel through the same table as a host stub, so every path that takes a `func` takes
+ * both kinds with one lookup; module.c resolves a library kernel with cuKernelGetFunction instead
+ * of loading a module. */
 struct rt_kernel {
     uint32_t magic;
     rt_module *module;
     const void *host_fun;
-    const char *name;             /* mangled device name, owned by the host image */
+    const char *name;             /* mangled device name, owned by the host image (a library
+                                   * kernel's is a copy, owned by the record) */
+    CUkernel library_kernel;      /* a library's kernel: the driver's handle; NULL otherwise */
     _Atomic(rt_kernel_dev *) dev; /* [rt_slot_count], allocated at first launch */
     rt_kernel *next;
 };
+
+/* Whether a record can be resolved and launched: a registered kernel or a library kernel. */
+static inline bool rt_kernel_usable(const rt_kernel *k)
+{
+    return k && (__atomic_load_n(&k->module, __ATOMIC_ACQUIRE) || k->library_kernel);
+}
+
+/* The cudaKernel_t of a kernel: the record for a registered one, the CUkernel for a library's. */
+static inline cudaKernel_t rt_kernel_handle(const rt_kernel *k)
+{
+    return k->library_kernel ? (cudaKernel_t)k->library_kernel : (cudaKernel_t)k;
+}
 
 struct rt_var {
     rt_module *module;
@@ -180,6 +202,12 @@ struct rt_var {
  * neither.  Lock-free: this is on the launch path. */
 rt_kernel *rt_kernel_find(const void *host_fun_or_handle);
 rt_var *rt_var_find(const void *host_var);
+/* Makes rt_kernel_find(key) answer k (a library kernel, key its CUkernel), replacing a key left
+ * by an unloaded library whose address the driver handed out again.  False when memory ran
+ * out. */
+bool rt_kernel_publish(const void *key, rt_kernel *k);
+/* Makes rt_kernel_find(key) answer NULL again (the library of that kernel was unloaded). */
+void rt_kernel_withdraw(const void *key);
 /* Calls fn for every live module (under the registry lock). */
 void rt_module_foreach(void (*fn)(rt_module *m, void *user), void *user);
 /* Takes (true) or drops (false) the registry lock around fork, so that a child never inherits

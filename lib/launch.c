@@ -80,7 +80,7 @@ RT_API cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *hostFun)
     if (!kernel)
         RT_RETURN(cudaErrorInvalidValue);
     rt_kernel *k = rt_kernel_find(hostFun);
-    *kernel = (cudaKernel_t)k;
+    *kernel = k ? rt_kernel_handle(k) : NULL;
     if (!k) {
         /* NVIDIA's answer for NULL and for any other pointer alike (H200). */
         RT_TRACE("__cudaGetKernel: host function %p is not registered", hostFun);
@@ -219,8 +219,10 @@ static CUresult rt_launch_on_stream_device(rt_kernel *k, rt_device *current, CUs
 cudaError_t rt_launch_with(rt_kernel *k, dim3 grid, dim3 block, void **args, size_t shared,
                            cudaStream_t stream, bool per_thread, const rt_launch_options *opt)
 {
+    /* A registered kernel has its module; a library's kernel (library.c) is asked for only when
+     * that is NULL, so the common case pays nothing for it. */
     rt_module *module = k ? __atomic_load_n(&k->module, __ATOMIC_ACQUIRE) : NULL;
-    if (!module) {
+    if (!module && (!k || !k->library_kernel)) {
         RT_TRACE("launch: %p is not a registered kernel", (void *)k);
         return cudaErrorInvalidResourceHandle;
     }

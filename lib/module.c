@@ -256,7 +256,7 @@ static rt_param_layout *rt_layout_build(rt_kernel *k, CUfunction f, rt_module_de
             layout->size = end;
             source = "cuFuncGetParamInfo";
         }
-    } else if (md->cubin) {
+    } else if (md && md->cubin) {
         cubin c;
         cubin_kernel ck;
         fatbin_error err;
@@ -319,13 +319,19 @@ cudaError_t rt_kernel_resolve_slow(rt_kernel *k, rt_device *d, rt_kernel_dev **o
         goto done;
     }
 
-    rt_module_dev *md;
-    e = rt_module_ensure_locked(k->module, d, &md);
-    if (e != cudaSuccess)
-        goto done;
+    /* A library's kernel (library.c): the driver loads the library into the current context
+     * itself and hands out the kernel's function there; no module of ours, no cubin to read the
+     * layout from (the driver's cuFuncGetParamInfo still knows it). */
+    rt_module_dev *md = NULL;
+    if (!k->library_kernel) {
+        e = rt_module_ensure_locked(k->module, d, &md);
+        if (e != cudaSuccess)
+            goto done;
+    }
     uint64_t span = rt_span_begin();
     CUfunction f = NULL;
-    CUresult r = rt_drv.cuModuleGetFunction(&f, md->module, k->name);
+    CUresult r = k->library_kernel ? rt_drv.cuKernelGetFunction(&f, k->library_kernel)
+                                   : rt_drv.cuModuleGetFunction(&f, md->module, k->name);
     if (r != CUDA_SUCCESS) {
         RT_SPAN_END(span, "kernel resolve", "\"kernel\":\"%s\",\"result\":%d", k->name, (int)r);
         e = r == CUDA_ERROR_NOT_FOUND ? cudaErrorInvalidDeviceFunction : rt_error_from_cu(r);

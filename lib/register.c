@@ -129,6 +129,21 @@ static void rt_table_replace(_Atomic(struct rt_table *) *tp, const void *key, vo
     }
 }
 
+/* Whether key is in the table, whatever it points at (under rt_registry_lock). */
+static bool rt_table_has(_Atomic(struct rt_table *) *tp, const void *key)
+{
+    struct rt_table *t = atomic_load_explicit(tp, memory_order_relaxed);
+    for (size_t i = t ? rt_hash(key) & (t->capacity - 1) : 0; t;
+         i = (i + 1) & (t->capacity - 1)) {
+        const void *k = atomic_load_explicit(&t->slot[i].key, memory_order_relaxed);
+        if (k == key)
+            return true;
+        if (!k)
+            return false;
+    }
+    return false;
+}
+
 rt_kernel *rt_kernel_find(const void *host_fun_or_handle)
 {
     return rt_table_get(&rt_kernels_by_ptr, host_fun_or_handle);
@@ -137,6 +152,31 @@ rt_kernel *rt_kernel_find(const void *host_fun_or_handle)
 rt_var *rt_var_find(const void *host_var)
 {
     return rt_table_get(&rt_vars_by_ptr, host_var);
+}
+
+/* Library kernels (library.c) share the table with host stubs and handles: a CUkernel is memory
+ * the driver allocated, so it can be neither a host stub (code) nor one of our records.  A key
+ * cannot leave the table (rt_table_replace says why), so an unloaded library leaves its kernels'
+ * keys pointing at NULL: one slot per kernel per library loaded, unless the driver hands the
+ * same addresses out again, when the slot is reused. */
+bool rt_kernel_publish(const void *key, rt_kernel *k)
+{
+    pthread_mutex_lock(&rt_registry_lock);
+    bool ok = true;
+    if (rt_table_has(&rt_kernels_by_ptr, key))
+        rt_table_replace(&rt_kernels_by_ptr, key, k);
+    else
+        ok = rt_table_put(&rt_kernels_by_ptr, key, k);
+    pthread_mutex_unlock(&rt_registry_lock);
+    return ok;
+}
+
+void rt_kernel_withdraw(const void *key)
+{
+    pthread_mutex_lock(&rt_registry_lock);
+    if (rt_table_get(&rt_kernels_by_ptr, key))
+        rt_table_replace(&rt_kernels_by_ptr, key, NULL);
+    pthread_mutex_unlock(&rt_registry_lock);
 }
 
 void rt_module_foreach(void (*fn)(rt_module *m, void *user), void *user)

@@ -229,6 +229,7 @@ static fake_global *module_add_global(fake_module *m, const char *name, size_t s
     fake_global *g = &m->globals[m->global_count];
     g->name = strdup(name);
     g->size = size;
+    g->managed = 0;
     g->storage = fake_aligned_alloc(size);
     if (!g->name || !g->storage) {
         free(g->name);
@@ -386,8 +387,10 @@ static void ptx_global(fake_module *m, const char *p)
     /* Skip .attribute(.managed) before the declaration proper. */
     const char *attr = strstr(q, ".attribute(");
     const char *eol = strchr(q, ';');
+    int managed = 0;
     if (attr && eol && attr < eol) {
         const char *close = strchr(attr, ')');
+        managed = strncmp(attr, ".attribute(.managed)", 20) == 0;
         if (close)
             q = close + 1;
     }
@@ -401,6 +404,7 @@ static void ptx_global(fake_module *m, const char *p)
     fake_global *g = module_add_global(m, name, size);
     if (!g)
         return;
+    g->managed = managed;
     while (*q && *q != '=' && *q != ';')
         q++;
     if (*q != '=')

@@ -35,6 +35,7 @@ typedef struct fake_global {
     char *name;
     unsigned char *storage;
     size_t size;
+    int managed;                 /* PTX .attribute(.managed) (cubins: not modelled, 0) */
 } fake_global;
 
 typedef struct fake_module {
@@ -57,6 +58,12 @@ int fake_image_load(fake_module *m, const void *image, char *err, size_t errcap)
 /* Finds or materialises the global `name` of m.  Returns NULL when the image has no such
  * variable. */
 fake_global *fake_image_global(fake_module *m, const char *name);
+
+/* Whether module m (cubin or PTX) may load on the fake's device: CUDA_SUCCESS, or
+ * NO_BINARY_FOR_GPU / INVALID_PTX with a message in err. */
+CUresult fake_module_check_target(const fake_module *m, char *err, size_t cap);
+/* Writes msg into the CU_JIT_ERROR_LOG_BUFFER among a load's JIT options, if there is one. */
+void fake_jit_error_log(unsigned n, const CUjit_option *opts, void **vals, const char *msg);
 
 /* Frees what fake_image_load allocated (not m itself). */
 void fake_image_free(fake_module *m);
@@ -221,5 +228,6 @@ extern const proc_entry fake_procs_capture[];    /* stream capture (fake_capture
 extern const proc_entry fake_procs_mempool[];    /* pools, async allocation, graph memory */
 extern const proc_entry fake_procs_query[];      /* range attributes, device capabilities */
 extern const proc_entry fake_procs_notify[];     /* async notifications, logs, bank size */
+extern const proc_entry fake_procs_library[];    /* libraries and their kernels (fake_library.c) */
 
 #endif

@@ -753,7 +753,7 @@ static CUresult CUDAAPI f_cuMemsetD8(CUdeviceptr dst, unsigned char value, size_
 /* ---- modules -------------------------------------------------------------------------------- */
 
 /* Writes msg into the caller's JIT error log, if it passed one. */
-static void jit_error_log(unsigned n, const CUjit_option *opts, void **vals, const char *msg)
+void fake_jit_error_log(unsigned n, const CUjit_option *opts, void **vals, const char *msg)
 {
     char *buf = NULL;
     size_t cap = 0;
@@ -767,7 +767,7 @@ static void jit_error_log(unsigned n, const CUjit_option *opts, void **vals, con
         snprintf(buf, cap, "%s", msg);
 }
 
-static CUresult module_check_target(const fake_module *m, char *err, size_t cap)
+CUresult fake_module_check_target(const fake_module *m, char *err, size_t cap)
 {
     if (!m->jit && (m->sm / 10 != fake_g.sm / 10 || m->sm % 10 > fake_g.sm % 10)) {
         snprintf(err, cap, "fake: cubin for sm_%u cannot run on sm_%u", m->sm, fake_g.sm);
@@ -796,7 +796,7 @@ static CUresult CUDAAPI f_cuModuleLoadDataEx(CUmodule *module, const void *image
     if (rc == CUDA_SUCCESS)
         rc = (CUresult)fake_image_load(m, image, err, sizeof err);
     if (rc == CUDA_SUCCESS)
-        rc = module_check_target(m, err, sizeof err);
+        rc = fake_module_check_target(m, err, sizeof err);
     if (rc == CUDA_SUCCESS && fake_vec_push(&fake_g.modules, m) != 0)
         rc = CUDA_ERROR_OUT_OF_MEMORY;
     if (rc == CUDA_SUCCESS) {
@@ -812,7 +812,7 @@ static CUresult CUDAAPI f_cuModuleLoadDataEx(CUmodule *module, const void *image
             fake_image_free(m);
             free(m);
         }
-        jit_error_log(n, opts, vals, err[0] ? err : "fake: load failed");
+        fake_jit_error_log(n, opts, vals, err[0] ? err : "fake: load failed");
     }
     return fake_leave(rc);
 }
@@ -1137,7 +1137,8 @@ FAKE_EXPORT CUresult CUDAAPI cuGetProcAddress_v2(const char *symbol, void **pfn,
                                          fake_procs_graph_exec,
                                          fake_procs_capture, fake_procs_mempool,
                                          fake_procs_query, fake_procs_notify,
-                                         fake_procs_array_props, fake_procs_batch };
+                                         fake_procs_array_props, fake_procs_batch,
+                                         fake_procs_library };
     for (size_t t = 0; t < sizeof tables / sizeof *tables; t++) {
         for (const proc_entry *p = tables[t]; p->name; p++) {
             if (strcmp(p->name, symbol) != 0 || fake_hidden(symbol))

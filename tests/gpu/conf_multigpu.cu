@@ -4,7 +4,7 @@
 // another device), peer access (queries, enable/disable and their error codes, P2P attributes,
 // peer copies both ways, kernels reading and writing a peer's memory), cudaDeviceReset of device
 // 1 leaving device 0's memory, stream, event and kernels working, a __managed__ variable used on
-// each device (before the reset; only what both runtimes agree on, see section 5), and last a
+// each device and by the host (before the reset: one instance for all), and last a
 // fault on device 1 seen from device 0.  The
 // same program under NVIDIA's runtime and minicudart, compared line by line.  With fewer than 2
 // GPUs it prints "SKIP: needs 2 GPUs" and exits 0 under both.
@@ -34,8 +34,7 @@ static void expect(const char *what, bool good)
 
 // One instance per device: written with cudaMemcpyToSymbol on each device, read by kernels.
 __device__ int g_device_value = 3;
-// One allocation for the whole program under NVIDIA's runtime, one per device under minicudart
-// (a known limitation: section 5 prints only what both agree on).
+// One allocation for the whole program, shared by the host and every device (section 5).
 __managed__ int g_managed_counter;
 
 __global__ void k_fill(int *out, int base, int n)
@@ -469,36 +468,46 @@ static void peer_access(int *a0, int *a1, bool *can_peer)
 
 // ---- 5. a __managed__ variable used on each device ----------------------------------------------
 
-// Known limitation (not compared here): NVIDIA's runtime loads a module that has __managed__
-// variables with cuLibraryLoadData and finds each with cuLibraryGetManaged, so a __managed__
-// variable is one allocation shared by the host and every device.  minicudart loads the module
-// into each device's context (cuModuleLoadDataEx), so each device has its own instance, and the
-// host's pointer names the instance of the device whose context loaded the module last.  A value
-// written by the host or by one device is therefore not what another device (or the host) reads
-// under minicudart.  What both runtimes agree on: each device reads back what it wrote itself,
-// when the devices take turns.
+// One instance for the host and every device: NVIDIA's runtime loads a module that has
+// __managed__ variables with cuLibraryLoadData and finds each with cuLibraryGetManaged, and so
+// does minicudart.  Device 0 sets and adds, device 1 adds to what device 0 left, the host reads
+// and writes the same variable in between.
 static void managed_variable(void)
 {
-    printf("-- 5. __managed__ variable used on each device\n");
+    printf("-- 5. __managed__ variable shared by the host and both devices\n");
+    int *out[2] = {NULL, NULL};
     for (int device = 0; device < 2; device++) {
         CHECK(cudaSetDevice(device));
-        int *out = NULL, seen = -1;
-        CHECK(cudaMalloc(&out, sizeof(int)));
-        k_managed_set<<<1, 1>>>(100 * (device + 1));
-        probe(device ? "k_managed_set(200) on device 1" : "k_managed_set(100) on device 0",
-              cudaGetLastError());
-        k_managed_add<<<1, 1>>>(device + 1);
-        probe(device ? "k_managed_add(2) on device 1" : "k_managed_add(1) on device 0",
-              cudaGetLastError());
-        k_managed_read<<<1, 1>>>(out);
+        CHECK(cudaMalloc(&out[device], sizeof(int)));
+    }
+    CHECK(cudaSetDevice(0));
+    k_managed_set<<<1, 1>>>(100);
+    probe("k_managed_set(100) on device 0", cudaGetLastError());
+    k_managed_add<<<1, 1>>>(1);
+    probe("k_managed_add(1) on device 0", cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
+    printf("host reads %d after device 0\n", g_managed_counter);
+    ok &= g_managed_counter == 101;
+    CHECK(cudaSetDevice(1));
+    k_managed_add<<<1, 1>>>(2);
+    probe("k_managed_add(2) on device 1", cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
+    printf("host reads %d after device 1\n", g_managed_counter);
+    ok &= g_managed_counter == 103;
+    g_managed_counter += 1000;                        // the host writes; both devices see it
+    for (int device = 0; device < 2; device++) {
+        int seen = -1;
+        CHECK(cudaSetDevice(device));
+        k_managed_read<<<1, 1>>>(out[device]);
         probe(device ? "k_managed_read on device 1" : "k_managed_read on device 0",
               cudaGetLastError());
         CHECK(cudaDeviceSynchronize());
-        CHECK(cudaMemcpy(&seen, out, sizeof seen, cudaMemcpyDeviceToHost));
-        printf("device %d reads back the managed variable it wrote: %d\n", device, seen);
-        ok &= seen == 101 * (device + 1);
-        CHECK(cudaFree(out));
+        CHECK(cudaMemcpy(&seen, out[device], sizeof seen, cudaMemcpyDeviceToHost));
+        printf("device %d reads %d\n", device, seen);
+        ok &= seen == 1103;
+        CHECK(cudaFree(out[device]));
     }
+    CHECK(cudaSetDevice(0));
 }
 
 // ---- 6. resetting device 1 leaves device 0 alone ---------------------------------------------

@@ -1,0 +1,414 @@
+/*
+ * library.c - libraries the program loads itself: cudaLibraryLoadData, cudaLibraryLoadFromFile,
+ * cudaLibraryUnload, their kernels (cudaLibraryGetKernel, cudaLibraryGetKernelCount,
+ * cudaLibraryEnumerateKernels), globals, managed variables and unified functions, and
+ * cudaKernelSetAttributeForDevice.
+ *
+ * A library is the driver's: cudaLibrary_t is the CUlibrary (both are `struct CUlib_st *`), and
+ * every call forwards to the cuLibrary* entry point, which checks the handle and the names.
+ *
+ * A library's kernel is the driver's CUkernel too, as with NVIDIA's runtime, whose documentation
+ * lets a program cast a cudaKernel_t to a CUkernel.  To launch one through cudaLaunchKernel,
+ * cudaLaunchKernelExC, a graph node or cudaFuncGetAttributes like a registered kernel, each
+ * CUkernel handed out gets an rt_kernel record (module NULL, library_kernel set), published in
+ * register.c's pointer table under the CUkernel itself.  So:
+ *   - a launch still finds its kernel with one lock-free probe of one table, the registered ones
+ *     exactly as fast as before (a library kernel costs one more compare, on the path where the
+ *     record has no module);
+ *   - module.c resolves a library kernel per device and context generation like any other, with
+ *     cuKernelGetFunction in the current context instead of loading a module, so cudaDeviceReset,
+ *     cudaFuncSetAttribute's remembered settings and the launch on another device's stream all
+ *     work unchanged;
+ *   - cudaLibraryUnload withdraws the library's CUkernels from the table (later uses answer
+ *     cudaErrorInvalidResourceHandle) and keeps their records, never freed: another thread may
+ *     still hold one it found just before.  A program that loads and unloads libraries in a
+ *     loop costs one small record and one table slot per kernel it asked for, per load.
+ * A CUkernel the program got from the driver directly (cuLibraryGetKernel) is not in the table:
+ * the runtime API takes the kernels the runtime API handed out.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "function.h"
+
+/* ---- option translation --------------------------------------------------------------------- */
+
+/* cudaJitOption values equal the CUjit_option values they name; the runtime has a subset. */
+_Static_assert((int)cudaJitMaxRegisters == (int)CU_JIT_MAX_REGISTERS &&
+               (int)cudaJitOptimizationLevel == (int)CU_JIT_OPTIMIZATION_LEVEL &&
+               (int)cudaJitFallbackStrategy == (int)CU_JIT_FALLBACK_STRATEGY &&
+               (int)cudaJitCacheMode == (int)CU_JIT_CACHE_MODE &&
+               (int)cudaJitPositionIndependentCode == (int)CU_JIT_POSITION_INDEPENDENT_CODE &&
+               (int)cudaJitOverrideDirectiveValues == (int)CU_JIT_OVERRIDE_DIRECTIVE_VALUES,
+               "JIT options differ");
+_Static_assert((int)cudaPreferBinary == (int)CU_PREFER_BINARY &&
+               (int)cudaJitCacheOptionCA == (int)CU_JIT_CACHE_OPTION_CA,
+               "JIT option values differ");
+_Static_assert((int)cudaLibraryHostUniversalFunctionAndDataTable ==
+                   (int)CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE &&
+               (int)cudaLibraryBinaryIsPreserved == (int)CU_LIBRARY_BINARY_IS_PRESERVED,
+               "library options differ");
+
+#define RT_OPTIONS_ON_STACK 16
+
+/* Whether o is a cudaJitOption: 0-7, 10-14 and 30-33 (the driver's 8, 9 and 15-29 have no
+ * runtime name). */
+static bool rt_jit_option_known(int o)
+{
+    return (o >= cudaJitMaxRegisters && o <= cudaJitOptimizationLevel) ||
+           (o >= cudaJitFallbackStrategy && o <= cudaJitCacheMode) ||
+           (o >= cudaJitPositionIndependentCode && o <= cudaJitOverrideDirectiveValues);
+}
+
+/* The options of a load, translated for the driver.  The value arrays go through as they are:
+ * the driver writes its outputs (log sizes, wall time) into the caller's. */
+typedef struct rt_load_options {
+    CUjit_option jit_stack[RT_OPTIONS_ON_STACK];
+    CUlibraryOption lib_stack[RT_OPTIONS_ON_STACK];
+    CUjit_option *jit;
+    CUlibraryOption *lib;
+} rt_load_options;
+
+static cudaError_t rt_load_options_make(rt_load_options *o, const enum cudaJitOption *jit,
+                                        void **jit_values, unsigned num_jit,
+                                        const enum cudaLibraryOption *lib, void **lib_values,
+                                        unsigned num_lib)
+{
+    o->jit = o->jit_stack;
+    o->lib = o->lib_stack;
+    if ((num_jit && (!jit || !jit_values)) || (num_lib && (!lib || !lib_values)))
+        return cudaErrorInvalidValue;
+    for (unsigned i = 0; i < num_jit; i++)
+        if (!rt_jit_option_known((int)jit[i]))
+            return cudaErrorInvalidValue;
+    for (unsigned i = 0; i < num_lib; i++)
+        if ((int)lib[i] != cudaLibraryHostUniversalFunctionAndDataTable &&
+            (int)lib[i] != cudaLibraryBinaryIsPreserved)
+            return cudaErrorInvalidValue;
+    if (num_jit > RT_OPTIONS_ON_STACK && !(o->jit = malloc(num_jit * sizeof *o->jit)))
+        return cudaErrorMemoryAllocation;
+    if (num_lib > RT_OPTIONS_ON_STACK && !(o->lib = malloc(num_lib * sizeof *o->lib))) {
+        if (o->jit != o->jit_stack)
+            free(o->jit);
+        return cudaErrorMemoryAllocation;
+    }
+    for (unsigned i = 0; i < num_jit; i++)
+        o->jit[i] = (CUjit_option)jit[i];
+    for (unsigned i = 0; i < num_lib; i++)
+        o->lib[i] = (CUlibraryOption)lib[i];
+    return cudaSuccess;
+}
+
+static void rt_load_options_free(rt_load_options *o)
+{
+    if (o->jit != o->jit_stack)
+        free(o->jit);
+    if (o->lib != o->lib_stack)
+        free(o->lib);
+}
+
+/* ---- the libraries and their kernels -------------------------------------------------------- */
+
+/* A library whose kernels the runtime handed out, with their records. */
+typedef struct rt_library {
+    CUlibrary library;
+    rt_kernel *kernels;
+    struct rt_library *next;
+} rt_library;
+
+static pthread_mutex_t rt_library_lock = PTHREAD_MUTEX_INITIALIZER;
+static rt_library *rt_libraries;
+static rt_kernel *rt_library_retired;    /* kernels of unloaded libraries: kept, see above */
+
+/* The record of `library`, created if asked.  Called with rt_library_lock held. */
+static rt_library *rt_library_of(CUlibrary library, bool create)
+{
+    for (rt_library *l = rt_libraries; l; l = l->next)
+        if (l->library == library)
+            return l;
+    rt_library *l = create ? calloc(1, sizeof *l) : NULL;
+    if (l) {
+        l->library = library;
+        l->next = rt_libraries;
+        rt_libraries = l;
+    }
+    return l;
+}
+
+/* Gives the CUkernel `kernel` of `library` a record (once) so that rt_kernel_find finds it.
+ * name: what the program asked for, or NULL (then the driver's name is used). */
+static cudaError_t rt_library_publish(CUlibrary library, CUkernel kernel, const char *name)
+{
+    pthread_mutex_lock(&rt_library_lock);
+    cudaError_t e = cudaSuccess;
+    rt_kernel *known = rt_kernel_find(kernel);
+    if (known && known->library_kernel == kernel)
+        goto done;
+    const char *driver_name = NULL;
+    if (!name && rt_drv.cuKernelGetName(&driver_name, kernel) == CUDA_SUCCESS)
+        name = driver_name;
+    rt_library *l = rt_library_of(library, true);
+    rt_kernel *k = l ? calloc(1, sizeof *k) : NULL;
+    char *copy = k ? strdup(name ? name : "(library kernel)") : NULL;
+    if (!copy || !rt_kernel_publish(kernel, k)) {
+        free(copy);
+        free(k);
+        e = cudaErrorMemoryAllocation;
+        goto done;
+    }
+    k->magic = RT_KERNEL_MAGIC;
+    k->name = copy;
+    k->library_kernel = kernel;
+    k->next = l->kernels;
+    l->kernels = k;
+    RT_TRACE("library %p: kernel %s is %p", (void *)library, copy, (void *)kernel);
+done:
+    pthread_mutex_unlock(&rt_library_lock);
+    return e;
+}
+
+/* Unloads `library` and withdraws its kernels, under the lock so that no kernel of it is being
+ * published meanwhile. */
+static cudaError_t rt_library_unload(CUlibrary library)
+{
+    pthread_mutex_lock(&rt_library_lock);
+    CUresult r = rt_drv.cuLibraryUnload(library);
+    size_t kernels = 0;
+    if (r == CUDA_SUCCESS) {
+        for (rt_library **p = &rt_libraries; *p; p = &(*p)->next) {
+            rt_library *l = *p;
+            if (l->library != library)
+                continue;
+            while (l->kernels) {
+                rt_kernel *k = l->kernels;
+                l->kernels = k->next;
+                rt_kernel_withdraw(k->library_kernel);
+                k->next = rt_library_retired;
+                rt_library_retired = k;
+                kernels++;
+            }
+            *p = l->next;
+            free(l);
+            break;
+        }
+    }
+    pthread_mutex_unlock(&rt_library_lock);
+    RT_TRACE("library %p unloaded (%d), %zu kernels withdrawn", (void *)library, (int)r, kernels);
+    return rt_error_from_cu(r);
+}
+
+/* ---- loading and unloading -------------------------------------------------------------------- */
+
+/* The common load: from memory (code) or from a file. */
+static cudaError_t rt_library_load(cudaLibrary_t *library, const void *code, const char *file,
+                                   enum cudaJitOption *jit, void **jit_values, unsigned num_jit,
+                                   enum cudaLibraryOption *lib, void **lib_values,
+                                   unsigned num_lib)
+{
+    if (!library || (!code && !file))
+        return cudaErrorInvalidValue;
+    rt_load_options o;
+    cudaError_t e = rt_load_options_make(&o, jit, jit_values, num_jit, lib, lib_values, num_lib);
+    if (e != cudaSuccess)
+        return e;
+    rt_device *d;
+    e = rt_context_enter(&d);
+    if (e != cudaSuccess) {
+        rt_load_options_free(&o);
+        return e;
+    }
+    uint64_t span = rt_span_begin();
+    CUlibrary out = NULL;
+    CUresult r = code ? rt_drv.cuLibraryLoadData(&out, code, o.jit, jit_values, num_jit, o.lib,
+                                                 lib_values, num_lib)
+                      : rt_drv.cuLibraryLoadFromFile(&out, file, o.jit, jit_values, num_jit,
+                                                     o.lib, lib_values, num_lib);
+    rt_load_options_free(&o);
+    RT_SPAN_END(span, "library load", "\"from\":\"%s\",\"result\":%d", code ? "memory" : "file",
+                (int)r);
+    RT_TRACE("library loaded from %s: %p (%d)", code ? "memory" : file, (void *)out, (int)r);
+    e = rt_driver_result(d, r);
+    if (e == cudaSuccess)
+        *library = (cudaLibrary_t)out;
+    return e;
+}
+
+RT_API cudaError_t cudaLibraryLoadData(cudaLibrary_t *library, const void *code,
+                                       enum cudaJitOption *jitOptions, void **jitOptionsValues,
+                                       unsigned int numJitOptions,
+                                       enum cudaLibraryOption *libraryOptions,
+                                       void **libraryOptionValues, unsigned int numLibraryOptions)
+{
+    if (!code)
+        RT_RETURN(cudaErrorInvalidValue);
+    RT_RETURN(rt_library_load(library, code, NULL, jitOptions, jitOptionsValues, numJitOptions,
+                              libraryOptions, libraryOptionValues, numLibraryOptions));
+}
+
+RT_API cudaError_t cudaLibraryLoadFromFile(cudaLibrary_t *library, const char *fileName,
+                                           enum cudaJitOption *jitOptions,
+                                           void **jitOptionsValues, unsigned int numJitOptions,
+                                           enum cudaLibraryOption *libraryOptions,
+                                           void **libraryOptionValues,
+                                           unsigned int numLibraryOptions)
+{
+    if (!fileName)
+        RT_RETURN(cudaErrorInvalidValue);
+    RT_RETURN(rt_library_load(library, NULL, fileName, jitOptions, jitOptionsValues,
+                              numJitOptions, libraryOptions, libraryOptionValues,
+                              numLibraryOptions));
+}
+
+RT_API cudaError_t cudaLibraryUnload(cudaLibrary_t library)
+{
+    /* NULL is the documented cudaErrorInvalidValue; any other handle is the driver's to check. */
+    if (!library)
+        RT_RETURN(cudaErrorInvalidValue);
+    rt_device *d;
+    cudaError_t e = rt_context_enter(&d);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    RT_RETURN(rt_library_unload((CUlibrary)library));
+}
+
+/* ---- kernels ---------------------------------------------------------------------------------- */
+
+RT_API cudaError_t cudaLibraryGetKernel(cudaKernel_t *pKernel, cudaLibrary_t library,
+                                        const char *name)
+{
+    if (!pKernel || !name)
+        RT_RETURN(cudaErrorInvalidValue);
+    rt_device *d;
+    cudaError_t e = rt_context_enter(&d);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    CUkernel kernel = NULL;
+    e = rt_driver_result(d, rt_drv.cuLibraryGetKernel(&kernel, (CUlibrary)library, name));
+    if (e == cudaSuccess)
+        e = rt_library_publish((CUlibrary)library, kernel, name);
+    if (e == cudaSuccess)
+        *pKernel = (cudaKernel_t)kernel;
+    RT_RETURN(e);
+}
+
+RT_API cudaError_t cudaLibraryGetKernelCount(unsigned int *count, cudaLibrary_t lib)
+{
+    if (!count)
+        RT_RETURN(cudaErrorInvalidValue);
+    rt_device *d;
+    cudaError_t e = rt_context_enter(&d);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    RT_RETURN(rt_driver_result(d, rt_drv.cuLibraryGetKernelCount(count, (CUlibrary)lib)));
+}
+
+RT_API cudaError_t cudaLibraryEnumerateKernels(cudaKernel_t *kernels, unsigned int numKernels,
+                                               cudaLibrary_t lib)
+{
+    if (!kernels)
+        RT_RETURN(cudaErrorInvalidValue);
+    rt_device *d;
+    cudaError_t e = rt_context_enter(&d);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    /* The driver fills at most numKernels, and fewer when the library has fewer: the count says
+     * how many of them to publish. */
+    unsigned count = 0;
+    e = rt_driver_result(d, rt_drv.cuLibraryGetKernelCount(&count, (CUlibrary)lib));
+    if (e == cudaSuccess)
+        e = rt_driver_result(d, rt_drv.cuLibraryEnumerateKernels((CUkernel *)kernels, numKernels,
+                                                                 (CUlibrary)lib));
+    unsigned filled = count < numKernels ? count : numKernels;
+    for (unsigned i = 0; e == cudaSuccess && i < filled; i++)
+        e = rt_library_publish((CUlibrary)lib, (CUkernel)kernels[i], NULL);
+    RT_RETURN(e);
+}
+
+/* cudaFuncAttribute values a program may set, 8..15, equal the CUfunction_attribute values
+ * (function.c checks it). */
+static bool rt_kernel_attr_settable(int attr)
+{
+    return attr >= cudaFuncAttributeMaxDynamicSharedMemorySize &&
+           attr <= cudaFuncAttributeClusterSchedulingPolicyPreference;
+}
+
+RT_API cudaError_t cudaKernelSetAttributeForDevice(cudaKernel_t kernel,
+                                                   enum cudaFuncAttribute attr, int value,
+                                                   int device)
+{
+    if (!rt_kernel_attr_settable((int)attr))
+        RT_RETURN(cudaErrorInvalidValue);
+    rt_device *current, *d;
+    cudaError_t e = rt_context_enter(&current);
+    if (e == cudaSuccess)
+        e = rt_device_lookup(device, &d);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    rt_kernel *k = rt_kernel_find(kernel);
+    if (!rt_kernel_usable(k)) {
+        RT_TRACE("cudaKernelSetAttributeForDevice: %p is not a kernel", (void *)kernel);
+        RT_RETURN(rt_kernel_unknown(kernel));
+    }
+    /* A library's kernel: the driver's device-wide setting.  A registered one: function.c. */
+    if (k->library_kernel) {
+        CUresult r = rt_drv.cuKernelSetAttribute((CUfunction_attribute)attr, value,
+                                                 k->library_kernel, d->cu);
+        RT_TRACE("kernel %s: attribute %d = %d for device %d (%d)", k->name, (int)attr, value,
+                 device, (int)r);
+        RT_RETURN(rt_error_from_cu(r));
+    }
+    RT_RETURN(rt_function_set_for_device(k, d, (int)attr, value));
+}
+
+/* ---- globals, managed variables, unified functions --------------------------------------------- */
+
+/* cudaLibraryGetGlobal and cudaLibraryGetManaged: either output may be NULL, not both. */
+static cudaError_t rt_library_variable(void **dptr, size_t *bytes, cudaLibrary_t library,
+                                       const char *name, bool managed)
+{
+    if ((!dptr && !bytes) || !name)
+        return cudaErrorInvalidValue;
+    rt_device *d;
+    cudaError_t e = rt_context_enter(&d);
+    if (e != cudaSuccess)
+        return e;
+    CUdeviceptr ptr = 0;
+    size_t size = 0;
+    CUresult r = managed ? rt_drv.cuLibraryGetManaged(&ptr, &size, (CUlibrary)library, name)
+                         : rt_drv.cuLibraryGetGlobal(&ptr, &size, (CUlibrary)library, name);
+    e = rt_driver_result(d, r);
+    if (e != cudaSuccess)
+        return e;
+    if (dptr)
+        *dptr = (void *)(uintptr_t)ptr;
+    if (bytes)
+        *bytes = size;
+    return cudaSuccess;
+}
+
+RT_API cudaError_t cudaLibraryGetGlobal(void **dptr, size_t *bytes, cudaLibrary_t library,
+                                        const char *name)
+{
+    RT_RETURN(rt_library_variable(dptr, bytes, library, name, false));
+}
+
+RT_API cudaError_t cudaLibraryGetManaged(void **dptr, size_t *bytes, cudaLibrary_t library,
+                                         const char *name)
+{
+    RT_RETURN(rt_library_variable(dptr, bytes, library, name, true));
+}
+
+RT_API cudaError_t cudaLibraryGetUnifiedFunction(void **fptr, cudaLibrary_t library,
+                                                 const char *symbol)
+{
+    if (!fptr || !symbol)
+        RT_RETURN(cudaErrorInvalidValue);
+    rt_device *d;
+    cudaError_t e = rt_context_enter(&d);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    RT_RETURN(rt_driver_result(d, rt_drv.cuLibraryGetUnifiedFunction(fptr, (CUlibrary)library,
+                                                                     symbol)));
+}
