@@ -266,6 +266,9 @@ static fake_global *cubin_global(fake_module *m, const char *name)
             uint64_t start = value - data.addr;
             if (g && data.type == SHT_PROGBITS && start <= data.size && size <= data.size - start)
                 memcpy(g->storage, m->image + data.offset + start, size);
+            /* st_other 4 marks a __managed__ variable (nvcc 13.0 cubins, checked with readelf). */
+            if (g)
+                g->managed = (sym[5] & 4) != 0;
             return g;
         }
     }

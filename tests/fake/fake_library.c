@@ -2,7 +2,8 @@
  * fake_library.c - the fake driver's libraries (see fake_internal.h): cuLibraryLoadData,
  * cuLibraryLoadFromFile, cuLibraryUnload, cuLibraryGetKernel, cuLibraryGetKernelCount,
  * cuLibraryEnumerateKernels, cuLibraryGetGlobal, cuLibraryGetManaged,
- * cuLibraryGetUnifiedFunction, cuKernelGetFunction, cuKernelGetName, cuKernelSetAttribute.
+ * cuLibraryGetUnifiedFunction, cuLibraryGetModule, cuKernelGetFunction, cuKernelGetName,
+ * cuKernelSetAttribute.
  *
  * Models, and how strictly:
  *   - A library is context-independent: loading one needs an initialised driver, no context.
@@ -16,8 +17,10 @@
  *     cuModuleLoadDataEx's, in fake_g.modules with that context, so launches, attributes and
  *     resets treat it like any module) and hands out that module's kernel; after a reset of the
  *     context it loads again.  cuLibraryGetGlobal does the same for globals: per context.
- *   - cuLibraryGetManaged finds PTX globals declared .attribute(.managed) (cubins' managed
- *     variables are not modelled: NOT_FOUND).  Unified functions are not modelled at all:
+ *   - cuLibraryGetManaged finds the managed variables of the library's own reading: PTX globals
+ *     declared .attribute(.managed), cubin symbols marked managed (st_other 4).  cuLibraryGetModule
+ *     hands out the library's module in the current context (the same per-context module
+ *     cuKernelGetFunction and cuLibraryGetGlobal use).  Unified functions are not modelled at all:
  *     cuLibraryGetUnifiedFunction answers NOT_FOUND for every symbol of a live library, as the
  *     driver does on devices without unified function pointers.
  *   - cuKernelSetAttribute validates like cuFuncSetAttribute (attributes 8..15, dynamic shared
@@ -420,6 +423,25 @@ static CUresult CUDAAPI f_cuLibraryGetManaged(CUdeviceptr *dptr, size_t *bytes,
     return fake_leave(rc);
 }
 
+static CUresult CUDAAPI f_cuLibraryGetModule(CUmodule *module, CUlibrary library)
+{
+    CUresult rc = fake_enter("cuLibraryGetModule", "library=%p", (void *)library);
+    fake_ctx *ctx = NULL;
+    fake_library *l = NULL;
+    fake_module *m = NULL;
+    if (rc == CUDA_SUCCESS)
+        rc = fake_need_ctx(&ctx);
+    if (rc == CUDA_SUCCESS && !module)
+        rc = CUDA_ERROR_INVALID_VALUE;
+    if (rc == CUDA_SUCCESS && !(l = live_library(library)))
+        rc = CUDA_ERROR_INVALID_HANDLE;
+    if (rc == CUDA_SUCCESS)
+        rc = library_in(l, ctx, &m);
+    if (rc == CUDA_SUCCESS)
+        *module = (CUmodule)m;
+    return fake_leave(rc);
+}
+
 static CUresult CUDAAPI f_cuLibraryGetUnifiedFunction(void **fptr, CUlibrary library,
                                                       const char *symbol)
 {
@@ -446,6 +468,7 @@ const proc_entry fake_procs_library[] = {
     {"cuLibraryGetGlobal", 12000, 99999, (void *)f_cuLibraryGetGlobal},
     {"cuLibraryGetManaged", 12000, 99999, (void *)f_cuLibraryGetManaged},
     {"cuLibraryGetUnifiedFunction", 12000, 99999, (void *)f_cuLibraryGetUnifiedFunction},
+    {"cuLibraryGetModule", 12000, 99999, (void *)f_cuLibraryGetModule},
     {"cuKernelGetFunction", 12000, 99999, (void *)f_cuKernelGetFunction},
     {"cuKernelGetName", 12030, 99999, (void *)f_cuKernelGetName},
     {"cuKernelSetAttribute", 12000, 99999, (void *)f_cuKernelSetAttribute},

@@ -28,6 +28,9 @@
 
 #define FAKE_MAX_DEVICES 8
 #define FAKE_NAME_MAX 256
+/* The one export table the fake's cuGetExportTable knows (fake_link.c). */
+#define FAKE_EXPORT_TABLE_ID \
+    {{ 'm', 'i', 'n', 'i', 'c', 'u', 'd', 'a', 'r', 't', '-', 'f', 'a', 'k', 'e', '!' }}
 
 /* One recorded driver call.  `result` is the CUresult the call returned (an int, so that this
  * header does not need cuda.h). */
