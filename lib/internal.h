@@ -124,7 +124,17 @@ typedef struct rt_module_dev {
     void *image;                  /* decompressed image, owned; NULL when the payload was used */
     const uint8_t *cubin;         /* the loaded cubin (for .nv.info), NULL for PTX */
     size_t cubin_size;
+    bool from_library;            /* module is the library's (rt_module.library): not ours to
+                                   * unload */
 } rt_module_dev;
+
+/* A host variable that device code of the module references as an extern symbol
+ * (__cudaRegisterHostVar): the loader relocates `name` to `address` (CU_JIT_GLOBAL_SYMBOL_*). */
+typedef struct rt_host_var {
+    const char *name;
+    void *address;
+    struct rt_host_var *next;
+} rt_host_var;
 
 struct rt_module {
     void **handle;                /* what __cudaRegisterFatBinary returned; *handle == this */
@@ -132,6 +142,16 @@ struct rt_module {
     fatbin_wrapper fw;
     bool wrapper_ok;
     bool has_managed;
+    bool has_table;               /* __cudaRegisterUnifiedTable gave `table` */
+    CUlibraryHostUniversalFunctionAndDataTable table;
+    rt_host_var *host_vars;
+    unsigned host_var_count;
+    /* Modules with __managed__ variables or a unified table are loaded once for every device
+     * with cuLibraryLoadData (module_link.c), as NVIDIA's runtime does; `library_image` is the
+     * offset of the fatbin entry it was loaded from (devices that choose another entry load
+     * their own module). */
+    CUlibrary library;
+    size_t library_image;
     bool ended;                   /* __cudaRegisterFatBinaryEnd seen */
     bool in_program;              /* the main program's, not a shared library's */
     atomic_bool unregistered;
@@ -354,6 +374,12 @@ RT_API void __cudaRegisterManagedVar(void **fatCubinHandle, void **hostVarPtrAdd
                                      char *deviceAddress, const char *deviceName, int ext,
                                      size_t size, int constant, int global);
 RT_API char __cudaInitModule(void **fatCubinHandle);
+/* Exported by NVIDIA's runtime, declared nowhere, never emitted by nvcc 13.0 (register.c). */
+RT_API void __cudaRegisterHostVar(void **fatCubinHandle, const char *deviceName, char *hostVar,
+                                  size_t size);
+RT_API void __cudaRegisterUnifiedTable(void **fatCubinHandle, void *functionTable,
+                                       size_t functionWindowSize, void *dataTable,
+                                       size_t dataWindowSize);
 RT_API unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem,
                                             struct CUstream_st *stream);
 RT_API cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sharedMem,

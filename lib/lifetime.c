@@ -30,7 +30,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "internal.h"
+#include "module.h"
 
 atomic_bool rt_forked;
 
@@ -81,7 +81,9 @@ static void rt_module_unload_from(rt_module *m, size_t slot)
 {
     rt_module_dev *md = &m->dev[slot];
     rt_device *d = &rt_devices[slot];
-    if (md->module && md->generation == atomic_load(&d->generation) && d->context) {
+    /* A module of the module's library is the library's: it goes with cuLibraryUnload. */
+    if (md->module && !md->from_library && md->generation == atomic_load(&d->generation) &&
+        d->context) {
         CUcontext current = NULL;
         rt_drv.cuCtxGetCurrent(&current);
         bool switched = current != d->context &&
@@ -107,6 +109,7 @@ void rt_module_unload(rt_module *m)
         return;
     for (int slot = 0; slot < rt_slot_count; slot++)
         rt_module_unload_from(m, (size_t)slot);
+    rt_module_drop_library(m);
     for (rt_kernel *k = m->kernels; k; k = k->next) {
         rt_kernel_dev *all = atomic_load(&k->dev);
         for (int slot = 0; all && slot < rt_slot_count; slot++)

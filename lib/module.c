@@ -16,6 +16,9 @@
  * nothing here.  A module belongs to one context, which is exactly the lifetime the runtime
  * needs: cudaDeviceReset destroys it with the context, and the generation counter reloads it on
  * next use.  cuModuleLoadDataEx also takes the JIT options that bring the JIT's error log back.
+ * Two kinds of module do need the library (module_link.c): those with __managed__ variables (one
+ * instance shared by every device) and those given a unified table.  An -rdc image with nothing
+ * for the device is JIT-linked from its objects first (module_link.c too).
  *
  * CUDA_MODULE_LOADING=EAGER loads every module (and resolves every kernel) when a device's
  * context is initialised; modules with __managed__ variables are always loaded then, because
@@ -26,7 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "module.h"
 
 static pthread_mutex_t rt_load_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -36,7 +39,7 @@ static bool rt_env_is(const char *name, const char *value)
     return v && strcmp(v, value) == 0;
 }
 
-static bool rt_force_ptx(void)
+bool rt_force_ptx(void)
 {
     const char *v = getenv("MINICUDART_FORCE_PTX");
     return v && *v && strcmp(v, "0") != 0;
@@ -63,14 +66,16 @@ static cudaError_t rt_module_image(rt_module *m, rt_device *d, rt_module_dev *md
                 choice.found ? "true" : "false");
     RT_TRACE("module %p on device %d (sm_%u): %s", m->wrapper, d->ordinal, d->sm,
              choice.reason);
-    if (!choice.found) {
-        if (m->fw.version == 2 && m->fw.prelinked && m->fw.prelinked[0])
-            RT_TRACE("module %p: an -rdc image carries no PTX; JIT-linking its relocatable "
-                     "objects (cuLink*) is not implemented", m->wrapper);
+    if (!choice.found)
         return cudaErrorNoKernelImageForDevice;
-    }
     *entry = choice.entry;
+    return rt_entry_image(m->wrapper, entry, &md->image, image, size);
+}
 
+cudaError_t rt_entry_image(const void *wrapper, const fatbin_entry *entry, void **owned,
+                           const void **image, size_t *size)
+{
+    fatbin_error err;
     bool compressed = (entry->flags & FATBIN_FLAG_COMPRESSION_MASK) != 0;
     bool is_ptx = entry->kind == FATBIN_KIND_PTX;
     if (!compressed && (!is_ptx || memchr(entry->payload, 0, entry->payload_size))) {
@@ -83,25 +88,28 @@ static cudaError_t rt_module_image(rt_module *m, rt_device *d, rt_module_dev *md
     uint64_t want = fatbin_entry_image_size(entry);
     if (want > SIZE_MAX - 1)
         return cudaErrorInvalidKernelImage;
-    md->image = malloc((size_t)want + 1);
-    if (!md->image)
+    char *out = malloc((size_t)want + 1);
+    if (!out)
         return cudaErrorMemoryAllocation;
     size_t produced = 0;
     uint64_t t0 = rt_now_ns();
-    span = rt_span_begin();
-    int extracted = fatbin_entry_extract(entry, md->image, (size_t)want + 1, &produced, &err);
+    uint64_t span = rt_span_begin();
+    int extracted = fatbin_entry_extract(entry, out, (size_t)want + 1, &produced, &err);
     RT_SPAN_END(span, "decompress", "\"algorithm\":\"%s\",\"in\":%u,\"out\":%zu",
                 fatbin_compression_name(entry->flags), entry->compressed_size, produced);
     if (extracted != FATBIN_OK) {
-        RT_TRACE("module %p: cannot decompress entry at offset %zu: %s", m->wrapper,
+        RT_TRACE("module %p: cannot decompress entry at offset %zu: %s", wrapper,
                  entry->offset, err.message);
+        free(out);
         return cudaErrorInvalidKernelImage;
     }
-    ((char *)md->image)[produced] = '\0';     /* PTX must be NUL-terminated for the driver */
-    RT_TRACE("module %p: decompressed %s %u -> %zu bytes in %.1f us", m->wrapper,
+    out[produced] = '\0';     /* PTX must be NUL-terminated for the driver */
+    RT_TRACE("module %p: decompressed %s %u -> %zu bytes in %.1f us", wrapper,
              fatbin_compression_name(entry->flags), entry->compressed_size, produced,
              (double)(rt_now_ns() - t0) / 1e3);
-    *image = md->image;
+    free(*owned);
+    *owned = out;
+    *image = out;
     *size = produced;
     return cudaSuccess;
 }
@@ -111,23 +119,30 @@ static cudaError_t rt_module_image(rt_module *m, rt_device *d, rt_module_dev *md
 static cudaError_t rt_module_load_image(rt_module *m, rt_device *d, rt_module_dev *md,
                                         char *what, size_t what_size)
 {
-    fatbin_entry entry;
+    fatbin_entry entry = { .kind = FATBIN_KIND_ELF, .offset = RT_IMAGE_LINKED };
     const void *image = NULL;
     size_t size = 0;
-    cudaError_t e = rt_module_image(m, d, md, &entry, &image, &size);
+    rt_load_options o;
+    cudaError_t e = rt_load_options_init(&o, m);
     if (e != cudaSuccess)
         return e;
-
-    char log[4096] = "";
-    CUjit_option options[] = { CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES };
-    void *values[] = { log, (void *)(uintptr_t)sizeof log };
+    e = rt_module_image(m, d, md, &entry, &image, &size);
     char arch[32];
-    fatbin_arch_name(&entry, arch, sizeof arch);
+    if (e == cudaErrorNoKernelImageForDevice && rt_module_linkable(m)) {
+        e = rt_module_link(m, d, md, &o, &image, &size);
+        snprintf(arch, sizeof arch, "sm_%u (JIT-linked)", d->sm);
+    } else if (e == cudaSuccess) {
+        fatbin_arch_name(&entry, arch, sizeof arch);
+    }
+    if (e != cudaSuccess) {
+        rt_load_options_free(&o);
+        return e;
+    }
     snprintf(what, what_size, "%s %s", entry.kind == FATBIN_KIND_PTX ? "PTX" : "SASS", arch);
 
     uint64_t t0 = rt_now_ns();
     uint64_t span = rt_span_begin();
-    CUresult r = rt_drv.cuModuleLoadDataEx(&md->module, image, 2, options, values);
+    CUresult r = rt_module_load_driver(m, md, image, entry.offset, &o);
     RT_SPAN_END(span, entry.kind == FATBIN_KIND_PTX ? "JIT PTX" : "cuModuleLoadData",
                 "\"image\":\"%s\",\"bytes\":%zu,\"result\":%d", what, size, (int)r);
     double ms = (double)(rt_now_ns() - t0) / 1e6;
@@ -135,13 +150,16 @@ static cudaError_t rt_module_load_image(rt_module *m, rt_device *d, rt_module_de
         e = rt_error_from_cu(r);
         RT_TRACE("module %p: loading %s %s failed: %s (%d)%s%s", m->wrapper,
                  entry.kind == FATBIN_KIND_PTX ? "PTX" : "cubin", arch, rt_error_name(e),
-                 (int)r, log[0] ? "; JIT log: " : "", log);
+                 (int)r, o.log[0] ? "; JIT log: " : "", o.log);
+        rt_load_options_free(&o);
         md->module = NULL;
         return e;
     }
-    RT_TRACE("module %p: loaded %s %s (%zu bytes) in %.3f ms%s", m->wrapper,
+    rt_load_options_free(&o);
+    RT_TRACE("module %p: loaded %s %s (%zu bytes) in %.3f ms%s%s", m->wrapper,
              entry.kind == FATBIN_KIND_PTX ? "PTX" : "cubin", arch, size, ms,
-             entry.kind == FATBIN_KIND_PTX ? " (JIT-compiled by the driver)" : "");
+             entry.kind == FATBIN_KIND_PTX ? " (JIT-compiled by the driver)" : "",
+             md->from_library ? " into the module's library" : "");
     if (entry.kind == FATBIN_KIND_ELF) {
         md->cubin = image;
         md->cubin_size = size;
@@ -160,13 +178,10 @@ static cudaError_t rt_module_load(rt_module *m, rt_device *d, rt_module_dev *md)
 }
 
 /* Stores each managed variable's unified address in its host pointer slot: host code reads
- * and writes __managed__ variables through those slots.
- * Known limitation: every context's load of the module has its own instance of each managed
- * variable, and the slot names the instance of the context that loaded the module last.
- * NVIDIA's runtime loads such a module once with cuLibraryLoadData and has one instance
- * (cuLibraryGetManaged) shared by the host and every device.  With two devices, what the host or
- * one device writes is not what the other device reads here (tests/gpu/conf_multigpu.cu,
- * section 5). */
+ * and writes __managed__ variables through those slots.  The module was loaded through its
+ * library, which has one instance of each (cuLibraryGetManaged), shared by the host and every
+ * device, as with NVIDIA's runtime; the slot is the same whichever device binds it.  (Only a
+ * device that chose another image than the library's has a module, and instance, of its own.) */
 static cudaError_t rt_module_bind_managed(rt_module *m, rt_module_dev *md)
 {
     for (rt_var *v = m->vars; v; v = v->next) {
@@ -174,7 +189,7 @@ static cudaError_t rt_module_bind_managed(rt_module *m, rt_module_dev *md)
             continue;
         CUdeviceptr ptr = 0;
         size_t bytes = 0;
-        CUresult r = rt_drv.cuModuleGetGlobal(&ptr, &bytes, md->module, v->name);
+        CUresult r = rt_module_managed_address(m, md, v, &ptr, &bytes);
         if (r != CUDA_SUCCESS) {
             RT_TRACE("managed variable %s: %s", v->name, rt_error_name(rt_error_from_cu(r)));
             return rt_error_from_cu(r);
