@@ -76,3 +76,38 @@ RT_API cudaError_t cudaGetDriverEntryPointByVersion_ptsz(
 {
     RT_RETURN(rt_entry_point(symbol, funcPtr, cudaVersion, flags, status, true));
 }
+
+/* ---- the undeclared entry points of this area ----------------------------------------------- */
+
+/* cudaGetExportTable hands out the driver's export tables: for a table the driver has, NVIDIA's
+ * runtime answers with the very pointer cuGetExportTable gives; for an unknown id, or a NULL
+ * argument, cudaErrorInvalidValue with *ppExportTable = NULL (all measured on the H200:
+ * tests/gpu/conf_hidden.cu).  Tools and libraries built on the runtime use it to reach the
+ * driver's private interfaces; minicudart has no tables of its own to add. */
+RT_API cudaError_t cudaGetExportTable(const void **ppExportTable,
+                                      const cudaUUID_t *pExportTableId)
+{
+    if (!ppExportTable || !pExportTableId)
+        RT_RETURN(cudaErrorInvalidValue);
+    *ppExportTable = NULL;
+    cudaError_t e = rt_driver_load();
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    CUresult r = rt_drv.cuGetExportTable(ppExportTable, (const CUuuid *)pExportTableId);
+    RT_TRACE("export table %02x%02x%02x%02x...: %p, result %d",
+             (unsigned char)pExportTableId->bytes[0], (unsigned char)pExportTableId->bytes[1],
+             (unsigned char)pExportTableId->bytes[2], (unsigned char)pExportTableId->bytes[3],
+             *ppExportTable, (int)r);
+    if (r != CUDA_SUCCESS)
+        *ppExportTable = NULL;
+    RT_RETURN(rt_error_from_cu(r));
+}
+
+/* NVIDIA's __cudaGetProcAddress is two instructions: it returns 0 and touches nothing, not even
+ * the last error.  Nothing calls it; minicudart answers the same, and says so in the trace. */
+RT_API void *__cudaGetProcAddress(void);
+RT_API void *__cudaGetProcAddress(void)
+{
+    RT_TRACE("__cudaGetProcAddress: returns NULL, as NVIDIA's runtime does");
+    return NULL;
+}

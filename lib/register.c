@@ -406,3 +406,68 @@ RT_API char __cudaInitModule(void **fatCubinHandle)
     rt_exit(__func__, e);
     return e == cudaSuccess;
 }
+
+/* ---- the two registrations nvcc 13.0 never emits --------------------------------------------
+ *
+ * Both are exported by NVIDIA's libcudart.so.13 with no declaration in the headers; no nvcc
+ * output and no toolkit library calls them.  What they do was read from NVIDIA's runtime and
+ * measured on the H200 (tests/gpu/conf_hidden.cu):
+ *
+ * __cudaRegisterHostVar(handle, deviceName, hostVar, size) names a host variable that the
+ * module's device code references as an extern symbol.  At load the runtime hands every such
+ * pair to the driver as CU_JIT_GLOBAL_SYMBOL_NAMES / _ADDRESSES / _COUNT, and the driver
+ * relocates the symbol to the host address.  A name the image lacks is ignored; a name that is
+ * an ordinary (non-extern) variable of the image makes the load fail with
+ * CUDA_ERROR_INVALID_VALUE ("not extern in the device image"), which the first launch reports.
+ * The host variable is not a symbol for cudaMemcpyToSymbol and friends (cudaErrorInvalidSymbol).
+ *
+ * __cudaRegisterUnifiedTable(handle, functionTable, functionWindowSize, dataTable,
+ * dataWindowSize) gives the module a CUlibraryHostUniversalFunctionAndDataTable: the runtime
+ * then loads it with cuLibraryLoadData and the CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE
+ * option, and the driver judges the image against it (an ordinary image: CUDA_ERROR_INVALID_IMAGE).
+ *
+ * With a NULL handle NVIDIA's runtime marks itself failed (every later call answers
+ * cudaErrorInitializationError); minicudart ignores such a call, as it ignores every other
+ * registration with a NULL handle. */
+RT_API void __cudaRegisterHostVar(void **fatCubinHandle, const char *deviceName, char *hostVar,
+                                  size_t size)
+{
+    rt_module *m = rt_module_of(fatCubinHandle);
+    if (!m || !deviceName || !hostVar) {
+        RT_TRACE("register host variable %s: no module or name: ignored",
+                 deviceName ? deviceName : "(null)");
+        return;
+    }
+    rt_host_var *h = calloc(1, sizeof *h);
+    if (!h)
+        return;
+    h->name = deviceName;
+    h->address = hostVar;
+    pthread_mutex_lock(&rt_registry_lock);
+    h->next = m->host_vars;
+    m->host_vars = h;
+    m->host_var_count++;
+    pthread_mutex_unlock(&rt_registry_lock);
+    RT_TRACE("register host variable %s at %p, %zu bytes: relocated by the loader", deviceName,
+             (void *)hostVar, size);
+}
+
+RT_API void __cudaRegisterUnifiedTable(void **fatCubinHandle, void *functionTable,
+                                       size_t functionWindowSize, void *dataTable,
+                                       size_t dataWindowSize)
+{
+    rt_module *m = rt_module_of(fatCubinHandle);
+    if (!m) {
+        RT_TRACE("register unified table: no module: ignored");
+        return;
+    }
+    pthread_mutex_lock(&rt_registry_lock);
+    m->table = (CUlibraryHostUniversalFunctionAndDataTable){
+        .functionTable = functionTable, .functionWindowSize = functionWindowSize,
+        .dataTable = dataTable, .dataWindowSize = dataWindowSize };
+    m->has_table = true;
+    pthread_mutex_unlock(&rt_registry_lock);
+    RT_TRACE("register unified table for fatbin %p: functions %p (+%zu), data %p (+%zu): loads "
+             "with cuLibraryLoadData", m->wrapper, functionTable, functionWindowSize, dataTable,
+             dataWindowSize);
+}

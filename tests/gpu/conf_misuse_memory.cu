@@ -47,6 +47,8 @@ cudaError_t CUDARTAPI cudaMemcpyBatchAsync_ptsz(void *const *dsts, const void *c
                                                 struct cudaMemcpyAttributes *attrs,
                                                 size_t *attrsIdxs, size_t numAttrs,
                                                 cudaStream_t stream);
+cudaError_t CUDARTAPI cudaMemcpy3DBatchAsync_ptsz(size_t numOps, struct cudaMemcpy3DBatchOp *opList,
+                                                  unsigned long long flags, cudaStream_t stream);
 cudaError_t CUDARTAPI cudaMemDiscardBatchAsync_ptsz(void **dptrs, size_t *sizes, size_t count,
                                                     unsigned long long flags,
                                                     cudaStream_t stream);

@@ -39,7 +39,8 @@ ARCH="-arch=sm_90"
 JOBS=$(nproc 2>/dev/null || echo 4)
 [ "$JOBS" -gt 16 ] && JOBS=16
 
-# name | sources | nvcc flags.  force_ptx runs vadd's binaries under a forced-JIT variable.
+# name | sources | nvcc flags.  force_ptx runs vadd's binaries under a forced-JIT variable,
+# force_ptx_rdc rdc's; rdc_ptx is rdc built with PTX only (both JIT-link the -rdc objects).
 # Every tests/gpu/conf_<area>.cu is a program of the differential conformance suite too; its
 # header may say "// gpu-flags: <nvcc options>" and "// gpu-libs: <link options>".
 # So is every stress_<name>.cu and life_<name>.cu (threads, lifetime); a "// gpu-plugin: <p>"
@@ -47,8 +48,8 @@ JOBS=$(nproc 2>/dev/null || echo 4)
 # program, for it to dlopen (the minicudart one links no runtime: it binds to the program's).
 CONFORMANCE=$(cd "$G" && ls conf_*.cu stress_*.cu life_*.cu 2>/dev/null | grep -v '_plugin\.cu$' |
               sed 's/\.cu$//' | tr '\n' ' ')
-PROGRAMS="vadd device struct_params big_params templates variables per_thread rdc multiarch
-          ptx_only force_ptx errors oob $CONFORMANCE"
+PROGRAMS="vadd device struct_params big_params templates variables per_thread rdc rdc_ptx
+          force_ptx_rdc multiarch ptx_only force_ptx errors oob $CONFORMANCE"
 # GPU_PROGRAMS="conf_graphs conf_graph_nodes ...": run only these (a quicker round on one area).
 PROGRAMS=${GPU_PROGRAMS:-$PROGRAMS}
 header_of() { sed -n "s|^// $2: *||p" "$G/$1.cu" | head -n 1; }
@@ -57,11 +58,11 @@ libs_of() {
     conf_* | stress_* | life_*) header_of "$1" gpu-libs ;;
     esac
 }
-is_rdc() { [ "$1" = rdc ] || flags_of "$1" | grep -q -- '-rdc=true'; }
+is_rdc() { [ "$1" = rdc ] || [ "$1" = rdc_ptx ] || flags_of "$1" | grep -q -- '-rdc=true'; }
 sources_of() {
     case $1 in
     vadd | multiarch | ptx_only) echo examples/vadd/vadd.cu ;;
-    rdc) echo "$G/rdc_a.cu $G/rdc_b.cu" ;;
+    rdc | rdc_ptx) echo "$G/rdc_a.cu $G/rdc_b.cu" ;;
     *) echo "$G/$1.cu" ;;
     esac
 }
@@ -69,7 +70,7 @@ flags_of() {
     case $1 in
     per_thread) echo "$ARCH --default-stream per-thread" ;;
     multiarch) echo "-gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90" ;;
-    ptx_only) echo "-gencode arch=compute_90,code=compute_90" ;;
+    ptx_only | rdc_ptx) echo "-gencode arch=compute_90,code=compute_90" ;;
     conf_* | stress_* | life_*) echo "$ARCH $(header_of "$1" gpu-flags)" ;;
     *) echo "$ARCH" ;;
     esac
@@ -167,8 +168,11 @@ link_bench_minicudart() {
 run_one() {
     local p=$1 variant=$2 bin=$1 rc
     local env=()
-    if [ "$p" = force_ptx ]; then
+    # force_ptx / force_ptx_rdc: vadd's / rdc's binaries with the JIT forced (for rdc: the
+    # objects' PTX JIT-linked, since a linked -rdc image carries no PTX).
+    if [ "$p" = force_ptx ] || [ "$p" = force_ptx_rdc ]; then
         bin=vadd
+        [ "$p" = force_ptx_rdc ] && bin=rdc
         if [ "$variant" = nvidia ]; then env=(CUDA_FORCE_PTX_JIT=1); else env=(MINICUDART_FORCE_PTX=1); fi
     fi
     if [ ! -x "$W/bin/$bin.$variant" ]; then echo build; return; fi
@@ -245,7 +249,7 @@ main() {
     job minicudart build_minicudart
     local p
     for p in $PROGRAMS; do
-        [ "$p" = force_ptx ] && continue
+        { [ "$p" = force_ptx ] || [ "$p" = force_ptx_rdc ]; } && continue
         job "$p" compile_and_link_nvidia "$p"
     done
     job bench build_bench
@@ -253,7 +257,7 @@ main() {
     echo "== builds done at $((SECONDS - START))s: minicudart $(status_of minicudart)"
     if [ "$(status_of minicudart)" = 0 ]; then
         for p in $PROGRAMS; do
-            [ "$p" = force_ptx ] && continue
+            { [ "$p" = force_ptx ] || [ "$p" = force_ptx_rdc ]; } && continue
             [ "$(status_of "$p")" = 0 ] && job "$p.minicudart" link_minicudart "$p"
         done
         [ "$(status_of bench)" = 0 ] && job bench.minicudart link_bench_minicudart
