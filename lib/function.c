@@ -53,8 +53,9 @@ typedef struct rt_fn_settings {
     size_t slot;                          /* the device (rt_slot_index) the settings are for */
     _Atomic unsigned set;                 /* bit a: attribute a set; RT_FN_CACHE_BIT: cache */
     _Atomic int value[RT_FN_ATTR_LAST + 1];
-    /* What cudaKernelSetAttributeForDevice set: below cudaFuncSetAttribute's settings, which
-     * NVIDIA documents to override it whichever came first. */
+    /* What cudaKernelSetAttributeForDevice set.  Of the two settings of one attribute the later
+     * wins (NVIDIA's runtime on the H200: cudaFuncSetAttribute, then ForDevice, leaves
+     * ForDevice's value), so each clears the other's bit. */
     _Atomic unsigned device_set;
     _Atomic int device_value[RT_FN_ATTR_LAST + 1];
     _Atomic int cache;
@@ -204,6 +205,8 @@ static cudaError_t rt_fn_remember(const void *func, int attr, int value, bool ca
     else
         atomic_store(&s->value[attr], value);
     atomic_fetch_or(&s->set, 1u << bit);
+    if (!cache)
+        atomic_fetch_and(&s->device_set, ~(1u << bit));
     rt_fn_mark_applied(s, d);
     RT_TRACE("kernel %s: %s %d = %d remembered for device %d", k->name,
              cache ? "cache config" : "attribute", attr, value, (int)rt_slot_index(d));
@@ -214,7 +217,7 @@ static cudaError_t rt_fn_remember(const void *func, int attr, int value, bool ca
  * runtime sets it on the driver's CUkernel, for every context of the device; a registered
  * kernel here has a CUfunction per context instead, so the setting is made on the function in
  * the device's primary context (activated and made current for the call if it is not) and
- * remembered for that device like cudaFuncSetAttribute's, below them in precedence. */
+ * remembered for that device like cudaFuncSetAttribute's; the later of the two wins. */
 cudaError_t rt_function_set_for_device(rt_kernel *k, rt_device *d, int attr, int value)
 {
     cudaError_t e = rt_device_activate(d);
@@ -242,10 +245,7 @@ cudaError_t rt_function_set_for_device(rt_kernel *k, rt_device *d, int attr, int
     if (e == cudaSuccess) {
         atomic_store(&s->device_value[attr], value);
         atomic_fetch_or(&s->device_set, 1u << attr);
-        /* A cudaFuncSetAttribute setting of the same attribute wins: put it back. */
-        if (atomic_load(&s->set) & (1u << attr))
-            e = rt_error_from_cu(rt_drv.cuFuncSetAttribute(f, (CUfunction_attribute)attr,
-                                                           atomic_load(&s->value[attr])));
+        atomic_fetch_and(&s->set, ~(1u << attr));        /* the later setting wins */
         rt_fn_mark_applied(s, d);
         RT_TRACE("kernel %s: attribute %d = %d set for device %d", k->name, attr, value,
                  d->ordinal);
@@ -264,7 +264,9 @@ RT_API cudaError_t cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncA
     /* The same process-wide handle __cudaGetKernel hands nvcc's stubs, and the same answer for
      * a pointer that is no kernel. */
     rt_kernel *k = rt_kernel_find(entryFuncAddr);
-    if (!k)
+    /* A library kernel's handle is no entry function: NVIDIA answers
+     * cudaErrorInvalidDeviceFunction for it (measured on the H200). */
+    if (!k || k->library_kernel)
         RT_RETURN(cudaErrorInvalidDeviceFunction);
     *kernelPtr = rt_kernel_handle(k);
     return cudaSuccess;
@@ -277,8 +279,10 @@ RT_API cudaError_t cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncA
  * written). */
 RT_API cudaError_t cudaGetFuncBySymbol(cudaFunction_t *functionPtr, const void *symbolPtr)
 {
+    /* A library kernel's handle names no symbol: cudaErrorInvalidDeviceFunction, as NVIDIA
+     * answers on the H200 (the library's functions come from cuKernelGetFunction instead). */
     rt_kernel *known = rt_kernel_find(symbolPtr);
-    if (!rt_kernel_usable(known))
+    if (!rt_kernel_usable(known) || known->library_kernel)
         RT_RETURN(cudaErrorInvalidDeviceFunction);
     rt_device *d;
     rt_kernel *k;

@@ -53,13 +53,12 @@ _Static_assert((int)cudaLibraryHostUniversalFunctionAndDataTable ==
 
 #define RT_OPTIONS_ON_STACK 16
 
-/* Whether o is a cudaJitOption: 0-7, 10-14 and 30-33 (the driver's 8, 9 and 15-29 have no
- * runtime name). */
+/* Whether o is an option the driver knows.  The runtime names only 0-7, 10-14 and 30-33, but
+ * NVIDIA's runtime passes the driver's others through too (CU_JIT_TARGET, 8, loads on the
+ * H200); past the driver's last one it answers cudaErrorInvalidValue. */
 static bool rt_jit_option_known(int o)
 {
-    return (o >= cudaJitMaxRegisters && o <= cudaJitOptimizationLevel) ||
-           (o >= cudaJitFallbackStrategy && o <= cudaJitCacheMode) ||
-           (o >= cudaJitPositionIndependentCode && o <= cudaJitOverrideDirectiveValues);
+    return o >= 0 && o < CU_JIT_NUM_OPTIONS;
 }
 
 /* The options of a load, translated for the driver.  The value arrays go through as they are:
@@ -78,7 +77,9 @@ static cudaError_t rt_load_options_make(rt_load_options *o, const enum cudaJitOp
 {
     o->jit = o->jit_stack;
     o->lib = o->lib_stack;
-    if ((num_jit && (!jit || !jit_values)) || (num_lib && (!lib || !lib_values)))
+    /* Library option values may be NULL: NVIDIA's runtime loads with
+     * cudaLibraryBinaryIsPreserved and no values (H200); the driver reads what it needs. */
+    if ((num_jit && (!jit || !jit_values)) || (num_lib && !lib))
         return cudaErrorInvalidValue;
     for (unsigned i = 0; i < num_jit; i++)
         if (!rt_jit_option_known((int)jit[i]))
@@ -121,6 +122,52 @@ typedef struct rt_library {
 static pthread_mutex_t rt_library_lock = PTHREAD_MUTEX_INITIALIZER;
 static rt_library *rt_libraries;
 static rt_kernel *rt_library_retired;    /* kernels of unloaded libraries: kept, see above */
+
+/* Handles of the libraries unloaded through the runtime.  The driver crashes on a stale
+ * CUlibrary, and so does NVIDIA's runtime (H200: unloading twice, counting the kernels of an
+ * unloaded library); minicudart answers cudaErrorInvalidResourceHandle for one instead.  A
+ * handle leaves the set when the driver hands the same address out for a new library.
+ * Under rt_library_lock. */
+static CUlibrary *rt_library_gone;
+static size_t rt_library_gone_count, rt_library_gone_capacity;
+
+static size_t rt_library_gone_index(CUlibrary library)
+{
+    for (size_t i = 0; i < rt_library_gone_count; i++)
+        if (rt_library_gone[i] == library)
+            return i;
+    return SIZE_MAX;
+}
+
+/* cudaErrorInvalidResourceHandle for a library the runtime unloaded, else cudaSuccess. */
+static cudaError_t rt_library_check(CUlibrary library)
+{
+    pthread_mutex_lock(&rt_library_lock);
+    bool gone = rt_library_gone_index(library) != SIZE_MAX;
+    pthread_mutex_unlock(&rt_library_lock);
+    if (gone)
+        RT_TRACE("library %p was unloaded", (void *)library);
+    return gone ? cudaErrorInvalidResourceHandle : cudaSuccess;
+}
+
+/* Notes a library as gone (unloaded) or alive (just loaded).  Called with rt_library_lock held. */
+static void rt_library_note(CUlibrary library, bool gone)
+{
+    size_t i = rt_library_gone_index(library);
+    if (!gone && i != SIZE_MAX) {
+        rt_library_gone[i] = rt_library_gone[--rt_library_gone_count];
+    } else if (gone && i == SIZE_MAX) {
+        if (rt_library_gone_count == rt_library_gone_capacity) {
+            size_t capacity = rt_library_gone_capacity ? 2 * rt_library_gone_capacity : 16;
+            CUlibrary *bigger = realloc(rt_library_gone, capacity * sizeof *bigger);
+            if (!bigger)
+                return;                 /* out of memory: that handle is not remembered */
+            rt_library_gone = bigger;
+            rt_library_gone_capacity = capacity;
+        }
+        rt_library_gone[rt_library_gone_count++] = library;
+    }
+}
 
 /* The record of `library`, created if asked.  Called with rt_library_lock held. */
 static rt_library *rt_library_of(CUlibrary library, bool create)
@@ -174,9 +221,15 @@ done:
 static cudaError_t rt_library_unload(CUlibrary library)
 {
     pthread_mutex_lock(&rt_library_lock);
+    if (rt_library_gone_index(library) != SIZE_MAX) {
+        pthread_mutex_unlock(&rt_library_lock);
+        RT_TRACE("library %p was unloaded already", (void *)library);
+        return cudaErrorInvalidResourceHandle;
+    }
     CUresult r = rt_drv.cuLibraryUnload(library);
     size_t kernels = 0;
     if (r == CUDA_SUCCESS) {
+        rt_library_note(library, true);
         for (rt_library **p = &rt_libraries; *p; p = &(*p)->next) {
             rt_library *l = *p;
             if (l->library != library)
@@ -230,8 +283,12 @@ static cudaError_t rt_library_load(cudaLibrary_t *library, const void *code, con
                 (int)r);
     RT_TRACE("library loaded from %s: %p (%d)", code ? "memory" : file, (void *)out, (int)r);
     e = rt_driver_result(d, r);
-    if (e == cudaSuccess)
+    if (e == cudaSuccess) {
+        pthread_mutex_lock(&rt_library_lock);
+        rt_library_note(out, false);
+        pthread_mutex_unlock(&rt_library_lock);
         *library = (cudaLibrary_t)out;
+    }
     return e;
 }
 
@@ -263,9 +320,10 @@ RT_API cudaError_t cudaLibraryLoadFromFile(cudaLibrary_t *library, const char *f
 
 RT_API cudaError_t cudaLibraryUnload(cudaLibrary_t library)
 {
-    /* NULL is the documented cudaErrorInvalidValue; any other handle is the driver's to check. */
+    /* NULL is documented as cudaErrorInvalidValue, but NVIDIA's runtime answers
+     * cudaErrorInvalidResourceHandle (measured on the H200); any other handle is the driver's. */
     if (!library)
-        RT_RETURN(cudaErrorInvalidValue);
+        RT_RETURN(cudaErrorInvalidResourceHandle);
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
@@ -285,7 +343,9 @@ RT_API cudaError_t cudaLibraryGetKernel(cudaKernel_t *pKernel, cudaLibrary_t lib
     if (e != cudaSuccess)
         RT_RETURN(e);
     CUkernel kernel = NULL;
-    e = rt_driver_result(d, rt_drv.cuLibraryGetKernel(&kernel, (CUlibrary)library, name));
+    e = rt_library_check((CUlibrary)library);
+    if (e == cudaSuccess)
+        e = rt_driver_result(d, rt_drv.cuLibraryGetKernel(&kernel, (CUlibrary)library, name));
     if (e == cudaSuccess)
         e = rt_library_publish((CUlibrary)library, kernel, name);
     if (e == cudaSuccess)
@@ -299,6 +359,9 @@ RT_API cudaError_t cudaLibraryGetKernelCount(unsigned int *count, cudaLibrary_t 
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    e = rt_library_check((CUlibrary)lib);
     if (e != cudaSuccess)
         RT_RETURN(e);
     RT_RETURN(rt_driver_result(d, rt_drv.cuLibraryGetKernelCount(count, (CUlibrary)lib)));
@@ -316,7 +379,9 @@ RT_API cudaError_t cudaLibraryEnumerateKernels(cudaKernel_t *kernels, unsigned i
     /* The driver fills at most numKernels, and fewer when the library has fewer: the count says
      * how many of them to publish. */
     unsigned count = 0;
-    e = rt_driver_result(d, rt_drv.cuLibraryGetKernelCount(&count, (CUlibrary)lib));
+    e = rt_library_check((CUlibrary)lib);
+    if (e == cudaSuccess)
+        e = rt_driver_result(d, rt_drv.cuLibraryGetKernelCount(&count, (CUlibrary)lib));
     if (e == cudaSuccess)
         e = rt_driver_result(d, rt_drv.cuLibraryEnumerateKernels((CUkernel *)kernels, numKernels,
                                                                  (CUlibrary)lib));
@@ -348,8 +413,10 @@ RT_API cudaError_t cudaKernelSetAttributeForDevice(cudaKernel_t kernel,
         RT_RETURN(e);
     rt_kernel *k = rt_kernel_find(kernel);
     if (!rt_kernel_usable(k)) {
+        /* NULL too is cudaErrorInvalidResourceHandle here (NVIDIA on the H200), unlike the
+         * launches' cudaErrorInvalidDeviceFunction. */
         RT_TRACE("cudaKernelSetAttributeForDevice: %p is not a kernel", (void *)kernel);
-        RT_RETURN(rt_kernel_unknown(kernel));
+        RT_RETURN(cudaErrorInvalidResourceHandle);
     }
     /* A library's kernel: the driver's device-wide setting.  A registered one: function.c. */
     if (k->library_kernel) {
@@ -372,6 +439,9 @@ static cudaError_t rt_library_variable(void **dptr, size_t *bytes, cudaLibrary_t
         return cudaErrorInvalidValue;
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
+    if (e != cudaSuccess)
+        return e;
+    e = rt_library_check((CUlibrary)library);
     if (e != cudaSuccess)
         return e;
     CUdeviceptr ptr = 0;
@@ -407,6 +477,9 @@ RT_API cudaError_t cudaLibraryGetUnifiedFunction(void **fptr, cudaLibrary_t libr
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    e = rt_library_check((CUlibrary)library);
     if (e != cudaSuccess)
         RT_RETURN(e);
     RT_RETURN(rt_driver_result(d, rt_drv.cuLibraryGetUnifiedFunction(fptr, (CUlibrary)library,

@@ -137,7 +137,7 @@ static CUresult library_load(CUlibrary *library, const void *image, unsigned n,
 {
     CUresult rc = fake_need_init();
     if (rc == CUDA_SUCCESS && (!library || !image || (n && (!opts || !vals)) ||
-                               (nlib && (!lopts || !lvals))))
+                               (nlib && !lopts)))
         rc = CUDA_ERROR_INVALID_VALUE;
     for (unsigned i = 0; rc == CUDA_SUCCESS && i < n; i++)
         if ((int)opts[i] < 0 || opts[i] >= CU_JIT_NUM_OPTIONS)

@@ -27,9 +27,19 @@
         }                                                                                     \
     } while (0)
 
-/* "code name" of an error, for lines compared between the two runtimes. */
-#define ERR_FMT "%d %s"
-#define ERR_ARGS(e) (int)(e), cudaGetErrorName(e)
+/* "code name" of an error, for lines compared between the two runtimes.  `e` is evaluated once
+ * (ERR_ARGS(cudaGetLastError()) reads and clears the last error once), into one of a few
+ * rotating per-thread buffers, so that one printf may show several errors. */
+static inline const char *gpu_err_text(cudaError_t e)
+{
+    static thread_local char text[8][96];
+    static thread_local unsigned next;
+    char *out = text[next++ % 8];
+    snprintf(out, sizeof text[0], "%d %s", (int)e, cudaGetErrorName(e));
+    return out;
+}
+#define ERR_FMT "%s"
+#define ERR_ARGS(e) gpu_err_text(e)
 
 /*
  * The first CUDA call of every program.  Without a driver or a GPU both runtimes fail here

@@ -132,8 +132,10 @@ compile_and_link_nvidia() {
     done
     if is_rdc "$p"; then
         "$NVCC" $flags -dlink $objs -o "$W/obj/$p/dlink.o" || return 1
+        # -lcudadevrt: a device link of PTX-only objects (rdc_ptx) keeps the device runtime's
+        # relocatable image, whose host-side wrapper lives in libcudadevrt.a.
         "$NVCC" -cudart=none $objs "$W/obj/$p/dlink.o" -o "$W/bin/$p.nvidia" \
-            -L"$CUDA_LIB" $(libs_of "$p") -lcudart -Xlinker -rpath -Xlinker "$CUDA_LIB" || return 1
+            -L"$CUDA_LIB" $(libs_of "$p") -lcudart -lcudadevrt -Xlinker -rpath -Xlinker "$CUDA_LIB" || return 1
     else
         "$NVCC" $flags -cudart=shared $objs -o "$W/bin/$p.nvidia" \
             -L"$CUDA_LIB" $(libs_of "$p") -Xlinker -rpath -Xlinker "$CUDA_LIB" || return 1
@@ -145,7 +147,7 @@ link_minicudart() {
     for o in "$W/obj/$p"/*.o; do
         [ "${o##*/}" = dlink.o ] || objs+=("$o")
     done
-    is_rdc "$p" && objs+=("$W/obj/$p/dlink.o")
+    is_rdc "$p" && objs+=("$W/obj/$p/dlink.o" -lcudadevrt)
     minicudart_libs
     "$NVCC" $flags -cudart=none "${objs[@]}" -o "$W/bin/$p.minicudart" \
         -L"$CUDA_LIB" $(libs_of "$p") -Xlinker -rpath -Xlinker "$CUDA_LIB" "${MINI_LIBS[@]}"

@@ -137,8 +137,9 @@ static void load_refuses_bad_arguments_before_the_driver(void **state)
                 cudaErrorInvalidValue);
     assert_cuda(cudaLibraryLoadData(&lib, lib_ptx, NULL, NULL, 0, NULL, values, 1),
                 cudaErrorInvalidValue);
-    /* A driver option the runtime's enumeration does not name, an unknown library option. */
-    assert_cuda(cudaLibraryLoadData(&lib, lib_ptx, driver_only, values, 1, NULL, NULL, 0),
+    /* Past the driver's last JIT option, an unknown library option. */
+    enum cudaJitOption past[] = {(enum cudaJitOption)CU_JIT_NUM_OPTIONS};
+    assert_cuda(cudaLibraryLoadData(&lib, lib_ptx, past, values, 1, NULL, NULL, 0),
                 cudaErrorInvalidValue);
     assert_cuda(cudaLibraryLoadData(&lib, lib_ptx, NULL, NULL, 0, lopt, values, 1),
                 cudaErrorInvalidValue);
@@ -149,6 +150,16 @@ static void load_refuses_bad_arguments_before_the_driver(void **state)
     assert_int_equal(fk.fake_count_calls("cuLibraryLoadData"), 0);
     assert_int_equal(fk.fake_count_calls("cuLibraryLoadFromFile"), 0);
     assert_null(lib);
+    /* A driver option the runtime's enumeration does not name goes through (NVIDIA's runtime
+     * loads with CU_JIT_TARGET on the H200); so do library options without values. */
+    assert_cuda(cudaLibraryLoadData(&lib, lib_ptx, driver_only, values, 1, NULL, NULL, 0),
+                cudaSuccess);
+    assert_int_equal(e2e_calls_with("cuLibraryLoadData", "jit=[9:32]"), 1);
+    assert_cuda(cudaLibraryUnload(lib), cudaSuccess);
+    enum cudaLibraryOption preserved[] = {cudaLibraryBinaryIsPreserved};
+    assert_cuda(cudaLibraryLoadData(&lib, lib_ptx, NULL, NULL, 0, preserved, NULL, 1),
+                cudaSuccess);
+    assert_cuda(cudaLibraryUnload(lib), cudaSuccess);
 }
 
 static void load_of_a_bad_image_is_the_drivers_error(void **state)
@@ -214,9 +225,10 @@ static void kernels_are_counted_enumerated_and_found_by_name(void **state)
     assert_cuda(cudaFuncGetName(&name, (const void *)fill), cudaSuccess);
     assert_string_equal(name, "lib_fill");
     assert_cuda(cudaFuncGetName(&name, (const void *)all[0]), cudaSuccess);
+    /* ... except cudaGetKernel, which takes entry functions only (NVIDIA on the H200). */
     cudaKernel_t again = NULL;
-    assert_cuda(cudaGetKernel(&again, (const void *)bump), cudaSuccess);
-    assert_ptr_equal(again, bump);
+    assert_cuda(cudaGetKernel(&again, (const void *)bump), cudaErrorInvalidDeviceFunction);
+    assert_null(again);
     /* Fewer slots than kernels: only those are written. */
     cudaKernel_t one[2] = {NULL, NULL};
     assert_cuda(cudaLibraryEnumerateKernels(one, 1, lib), cudaSuccess);
@@ -316,10 +328,10 @@ static void kernel_takes_attributes_and_occupancy(void **state)
     assert_cuda(cudaFuncGetParamInfo((const void *)fill, 2, &offset, &size), cudaSuccess);
     assert_int_equal(offset, 12);
     assert_int_equal(size, 4);
+    /* A library kernel is no symbol (NVIDIA on the H200). */
     cudaFunction_t f = NULL;
-    assert_cuda(cudaGetFuncBySymbol(&f, (const void *)fill), cudaSuccess);
-    assert_non_null(f);
-    assert_ptr_not_equal(f, fill);            /* the context's function, not the CUkernel */
+    assert_cuda(cudaGetFuncBySymbol(&f, (const void *)fill), cudaErrorInvalidDeviceFunction);
+    assert_null(f);
     assert_cuda(cudaLibraryUnload(lib), cudaSuccess);
 }
 
@@ -355,7 +367,7 @@ static void unload_withdraws_the_kernels(void **state)
     cudaLibrary_t lib = load_lib();
     cudaKernel_t bump = NULL;
     assert_cuda(cudaLibraryGetKernel(&bump, lib, "lib_bump"), cudaSuccess);
-    assert_cuda(cudaLibraryUnload(NULL), cudaErrorInvalidValue);
+    assert_cuda(cudaLibraryUnload(NULL), cudaErrorInvalidResourceHandle);   /* as NVIDIA's */
     assert_cuda(cudaLibraryUnload(lib), cudaSuccess);
     int by = 1;
     void *args[] = {&by};
@@ -365,10 +377,16 @@ static void unload_withdraws_the_kernels(void **state)
     struct cudaFuncAttributes a;
     assert_cuda(cudaFuncGetAttributes(&a, (const void *)bump), cudaErrorInvalidResourceHandle);
     assert_int_equal(fk.fake_count_calls("cuLaunchKernel"), 0);
-    /* The handle is the driver's to refuse now. */
+    /* The runtime refuses the unloaded handle itself: the driver would crash on it. */
     cudaKernel_t k = NULL;
+    size_t driver_calls = fk.fake_call_count();
     assert_cuda(cudaLibraryGetKernel(&k, lib, "lib_bump"), cudaErrorInvalidResourceHandle);
+    unsigned count = 0;
+    assert_cuda(cudaLibraryGetKernelCount(&count, lib), cudaErrorInvalidResourceHandle);
     assert_cuda(cudaLibraryUnload(lib), cudaErrorInvalidResourceHandle);
+    assert_int_equal(fk.fake_count_calls("cuLibraryGetKernel"), 0);
+    assert_int_equal(fk.fake_count_calls("cuLibraryUnload"), 0);
+    (void)driver_calls;
     /* Loaded again, its kernels launch again. */
     lib = load_lib();
     assert_cuda(cudaLibraryGetKernel(&k, lib, "lib_bump"), cudaSuccess);
@@ -479,15 +497,21 @@ static void set_attribute_for_device_on_a_registered_kernel(void **state)
     int device = -1;
     assert_cuda(cudaGetDevice(&device), cudaSuccess);
     assert_int_equal(device, 0);
-    /* cudaFuncSetAttribute's setting on device 0 wins over a later device-wide one. */
+    /* Of cudaFuncSetAttribute and a later device-wide setting, the later wins (NVIDIA on the
+     * H200). */
     assert_cuda(cudaFuncSetAttribute(lib_registered_stub(),
                                      cudaFuncAttributeMaxDynamicSharedMemorySize, 60000),
                 cudaSuccess);
     assert_cuda(cudaKernelSetAttributeForDevice(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                 80000, 0),
                 cudaSuccess);
+    assert_last_call_has("cuFuncSetAttribute", "attrib=8 value=80000");
+    /* And the other way round: cudaFuncSetAttribute after the device-wide setting wins. */
+    assert_cuda(cudaFuncSetAttribute(lib_registered_stub(),
+                                     cudaFuncAttributeMaxDynamicSharedMemorySize, 60000),
+                cudaSuccess);
     assert_last_call_has("cuFuncSetAttribute", "attrib=8 value=60000");
-    /* After a reset of device 0, both come back in that order of precedence. */
+    /* After a reset of device 0, the last setting comes back. */
     assert_cuda(cudaDeviceReset(), cudaSuccess);
     fk.fake_reset_log();
     int *p = NULL;
@@ -521,7 +545,7 @@ static void set_attribute_for_device_refuses_bad_arguments(void **state)
                 cudaErrorInvalidDevice);
     assert_cuda(cudaKernelSetAttributeForDevice(NULL, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                 1024, 0),
-                cudaErrorInvalidDeviceFunction);
+                cudaErrorInvalidResourceHandle);                     /* as NVIDIA's */
     assert_cuda(cudaKernelSetAttributeForDevice((cudaKernel_t)&not_a_kernel,
                                                 cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                 1024, 0),
