@@ -127,6 +127,7 @@ static rt_kernel *rt_library_retired;    /* kernels of unloaded libraries: kept,
  * CUlibrary, and so does NVIDIA's runtime (H200: unloading twice, counting the kernels of an
  * unloaded library); minicudart answers cudaErrorInvalidResourceHandle for one instead.  A
  * handle leaves the set when the driver hands the same address out for a new library.
+ * (cuLibraryGetKernel answers a stale handle safely: it is passed on.)
  * Under rt_library_lock. */
 static CUlibrary *rt_library_gone;
 static size_t rt_library_gone_count, rt_library_gone_capacity;
@@ -343,9 +344,9 @@ RT_API cudaError_t cudaLibraryGetKernel(cudaKernel_t *pKernel, cudaLibrary_t lib
     if (e != cudaSuccess)
         RT_RETURN(e);
     CUkernel kernel = NULL;
-    e = rt_library_check((CUlibrary)library);
-    if (e == cudaSuccess)
-        e = rt_driver_result(d, rt_drv.cuLibraryGetKernel(&kernel, (CUlibrary)library, name));
+    /* No rt_library_check: for an unloaded library the driver answers CUDA_ERROR_NOT_FOUND
+     * (cudaErrorSymbolNotFound, as NVIDIA's runtime on the H200) without crashing. */
+    e = rt_driver_result(d, rt_drv.cuLibraryGetKernel(&kernel, (CUlibrary)library, name));
     if (e == cudaSuccess)
         e = rt_library_publish((CUlibrary)library, kernel, name);
     if (e == cudaSuccess)

@@ -69,6 +69,14 @@ static fake_library *live_library(CUlibrary handle)
     return NULL;
 }
 
+static int was_library(CUlibrary handle)
+{
+    for (size_t i = 0; i < libraries.count; i++)
+        if (libraries.items[i] == (void *)handle)
+            return 1;
+    return 0;
+}
+
 static fake_lib_kernel *live_kernel(CUkernel handle)
 {
     for (size_t i = 0; i < libraries.count; i++) {
@@ -264,8 +272,9 @@ static CUresult CUDAAPI f_cuLibraryGetKernel(CUkernel *kernel, CUlibrary library
         rc = fake_need_init();
     if (rc == CUDA_SUCCESS && (!kernel || !name))
         rc = CUDA_ERROR_INVALID_VALUE;
+    /* An unloaded library has no kernels left: NOT_FOUND, as the driver answers (H200). */
     if (rc == CUDA_SUCCESS && !(l = live_library(library)))
-        rc = CUDA_ERROR_INVALID_HANDLE;
+        rc = was_library(library) ? CUDA_ERROR_NOT_FOUND : CUDA_ERROR_INVALID_HANDLE;
     if (rc == CUDA_SUCCESS) {
         rc = CUDA_ERROR_NOT_FOUND;
         for (unsigned i = 0; i < l->image->kernel_count; i++)
