@@ -15,12 +15,21 @@ Standard library only. Used by tests/frameworks/run.sh; each part runs on its ow
       runtime), numbers within that relative tolerance. With --done, both outputs must also
       contain a line MARKER. Exit 0 when equal, 1 otherwise.
 
+  compare.py differing NVIDIA MINICUDART FILE
+      The pytest node ids (FILE::Class::test) of the tests of FILE whose outcome differs between
+      the two junit files or folders, one per line: what run.sh runs again, each on its own.
+
   compare.py report --junit-root DIR [--files F1,F2,...] [--workloads NV.out MC.out]
                     [--jax NV.out MC.out] [--trace-lines N] [--rc NAME=NV:MC ...]
+                    [--alone-root DIR2]
       Everything above for a run of run.sh, then the summary table, last. DIR holds
       DIR/nvidia/<file stem>/ and DIR/minicudart/<file stem>/, each with junit XML files.
       --rc gives the exit codes of the workload runs (NAME is workloads or jax): they must agree.
-      Exit 0 when nothing differs and the trace shows minicudart served the run, 1 otherwise.
+      --alone-root: the same layout for the differing tests run again each in a process of its
+      own; a test that differs in the full run but agrees alone is reported as such ("settled"),
+      and only the tests that still differ alone fail the run.
+      Exit 0 when nothing differs (or everything that differed agrees alone) and the trace shows
+      minicudart served the run, 1 otherwise.
 """
 import argparse
 import glob
@@ -84,10 +93,25 @@ def fmt_counts(c, present=True):
     return s + (f", {c['error']} error" if c["error"] else "")
 
 
-def compare_junit(nv_path, mc_path, name, out=sys.stdout):
-    """Prints the comparison of one test file; returns a row for the summary table."""
+def node_id(tid, file):
+    """junit "module.Class::name" -> pytest "file::Class::name" (or "file::name")."""
+    cls, _, name = tid.rpartition("::")
+    klass = cls.split(".", 1)[1] if "." in cls else ""
+    return f"{file}::{klass}::{name}" if klass else f"{file}::{name}"
+
+
+def differing(nv_path, mc_path):
+    nv, _ = load_junit(nv_path)
+    mc, _ = load_junit(mc_path)
+    return [t for t in sorted(set(nv) | set(mc)) if nv.get(t, "absent") != mc.get(t, "absent")]
+
+
+def compare_junit(nv_path, mc_path, name, out=sys.stdout, alone=None):
+    """Prints the comparison of one test file; returns a row for the summary table.
+    alone: (NVIDIA, minicudart) junit paths of the differing tests run on their own, or None."""
     nv, nv_bad = load_junit(nv_path)
     mc, mc_bad = load_junit(mc_path)
+    anv, amc = (load_junit(alone[0])[0], load_junit(alone[1])[0]) if alone else ({}, {})
     nv_present, mc_present = bool(junit_files(nv_path)), bool(junit_files(mc_path))
     cn, cm = counts(nv), counts(mc)
     print(f"== {name}", file=out)
@@ -100,15 +124,25 @@ def compare_junit(nv_path, mc_path, name, out=sys.stdout):
         a, b = nv.get(tid, "absent"), mc.get(tid, "absent")
         if a != b:
             differ.append((tid, a, b))
+    still = 0
     for tid, a, b in differ:
-        print(f"   DIFFERS {tid}: NVIDIA {a}, minicudart {b}", file=out)
+        note = ""
+        if alone:
+            x, y = anv.get(tid, "not run"), amc.get(tid, "not run")
+            settled = x == y and x != "not run"
+            still += not settled
+            note = (f"; alone: NVIDIA {x}, minicudart {y}"
+                    f"{' (settled: the same alone)' if settled else ''}")
+        print(f"   DIFFERS {tid}: NVIDIA {a}, minicudart {b}{note}", file=out)
     both = [t for t in sorted(set(nv) & set(mc))
             if nv[t] in ("failed", "error") and mc[t] in ("failed", "error")]
     for tid in both:
         print(f"   fails under both: {tid} (NVIDIA {nv[tid]}, minicudart {mc[tid]})", file=out)
-    ok = not differ and nv_present and mc_present and not nv_bad and not mc_bad
+    unsettled = still if alone else len(differ)
+    ok = not unsettled and nv_present and mc_present and not nv_bad and not mc_bad
     return {"name": name, "nv": cn, "mc": cm, "nv_present": nv_present,
-            "mc_present": mc_present, "differ": len(differ), "both_fail": len(both), "ok": ok}
+            "mc_present": mc_present, "differ": len(differ), "alone": unsettled,
+            "both_fail": len(both), "ok": ok}
 
 
 def parse_results(path, done=None):
@@ -221,8 +255,13 @@ def report(args):
     rows = []
     for f in args.files:
         s = stem(f)
+        alone = None
+        if args.alone_root:
+            alone = (os.path.join(args.alone_root, "nvidia", s),
+                     os.path.join(args.alone_root, "minicudart", s))
         rows.append(compare_junit(os.path.join(args.junit_root, "nvidia", s),
-                                  os.path.join(args.junit_root, "minicudart", s), f))
+                                  os.path.join(args.junit_root, "minicudart", s), f,
+                                  alone=alone))
     rcs = {}
     for item in args.rc or []:
         n, _, v = item.partition("=")
@@ -249,13 +288,18 @@ def report(args):
     print("== PyTorch's CUDA tests, NVIDIA's runtime against minicudart (pass/fail/skip; "
           "fail includes errors)")
     w = max([len(r["name"]) for r in rows] + [len("file")])
-    print(f"{'file':<{w}}  {'NVIDIA':>15}  {'minicudart':>15}  {'differ':>6}  {'both fail':>9}")
+    print(f"{'file':<{w}}  {'NVIDIA':>15}  {'minicudart':>15}  {'differ':>6}  "
+          f"{'alone':>5}  {'both fail':>9}")
 
     def pfs(c, present):
         return f"{c['passed']}/{c['failed'] + c['error']}/{c['skipped']}" if present else "-"
     for r in rows:
         print(f"{r['name']:<{w}}  {pfs(r['nv'], r['nv_present']):>15}  "
-              f"{pfs(r['mc'], r['mc_present']):>15}  {r['differ']:>6}  {r['both_fail']:>9}")
+              f"{pfs(r['mc'], r['mc_present']):>15}  {r['differ']:>6}  "
+              f"{r['alone'] if args.alone_root else '-':>5}  {r['both_fail']:>9}")
+    if args.alone_root:
+        print("(alone: of the tests that differ, those that still differ when each runs in a "
+              "process of its own)")
     print(f"workloads equal: {extra['workloads']}")
     print(f"jax equal: {extra['jax']}")
     if args.trace_lines is not None:
@@ -284,7 +328,16 @@ def main(argv=None):
     rp.add_argument("--jax", nargs=2, metavar=("NVIDIA", "MINICUDART"))
     rp.add_argument("--trace-lines", type=int)
     rp.add_argument("--rc", action="append")
+    rp.add_argument("--alone-root")
+    d = sub.add_parser("differing")
+    d.add_argument("nvidia")
+    d.add_argument("minicudart")
+    d.add_argument("file")
     a = p.parse_args(argv)
+    if a.cmd == "differing":
+        for tid in differing(a.nvidia, a.minicudart):
+            print(node_id(tid, a.file))
+        return 0
     if a.cmd == "junit":
         return 0 if compare_junit(a.nvidia, a.minicudart, a.name)["ok"] else 1
     if a.cmd == "results":

@@ -19,8 +19,11 @@
 #   5. runs tests/frameworks/workloads.py and tests/frameworks/jax_smoke.py (where present)
 #      under each runtime, before step 4's files, and compares their "RESULT <name> key=value"
 #      lines;
-#   6. prints per file the counts under each runtime, every test whose outcome differs, every
-#      test that fails under both, and LAST a summary table (tests/frameworks/compare.py).
+#   6. runs every test whose outcome differs again, each in a process of its own, under both
+#      runtimes (SKIP_ALONE=1 skips this): the report says which differences stay alone;
+#   7. prints per file the counts under each runtime, every test whose outcome differs (and how it
+#      went alone), every test that fails under both, and LAST a summary table
+#      (tests/frameworks/compare.py).
 #
 # PyTorch's test files: .gpu/pytorch/test/ (git-ignored; PyTorch's code, never committed to
 # this repository; PYTORCH_TESTS names another copy), copied byte for byte from the
@@ -49,14 +52,16 @@
 # environment: FRAMEWORK_FILES (the test files, comma or space separated, with or without test/;
 #                default all four), FRAMEWORK_K (a pytest -k expression for every pytest run),
 #              FRAMEWORK_JOBS (xdist workers and parallel processes, 8), SKIP_PYTEST=1,
-#              SKIP_WORKLOADS=1 (workloads.py and jax_smoke.py), FRAMEWORK_FILE_TIMEOUT_S (one
+#              SKIP_WORKLOADS=1 (workloads.py and jax_smoke.py), SKIP_ALONE=1 (step 6),
+#              FRAMEWORK_FILE_TIMEOUT_S (one
 #              pytest run, 200), FRAMEWORK_TEST_TIMEOUT_S (one test, pytest-timeout, 300),
 #              FRAMEWORK_WORKLOAD_TIMEOUT_S (60), FRAMEWORK_DEADLINE_S (540: past it, steps not
 #              yet begun are skipped so that the table still comes before a 600 s limit),
 #              FRAMEWORK_BUILD (build-gpurun/frameworks), PYTORCH_TESTS (.gpu/pytorch), PYTHON
 #              (python3), OUT (when set, logs and junit files go there as frameworks_logs.tgz).
-# Exit: 0 every test's outcome, and every RESULT line, is the same under both runtimes and the
-#       trace shows minicudart served the preloaded run; 1 otherwise (also: no build, no tests).
+# Exit: 0 every test's outcome (in the full run, or else alone), and every RESULT line, is the same
+#       under both runtimes and the trace shows minicudart served the preloaded run; 1 otherwise
+#       (also: no build, no tests).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 ROOT=$PWD
@@ -97,7 +102,7 @@ command -v nvidia-smi >/dev/null &&
 
 finish() {   # logs to $OUT, then the report, last
     local rc=$1
-    tar -C "$R" -czf "$W/frameworks_logs.tgz" logs junit out 2>/dev/null
+    tar -C "$R" -czf "$W/frameworks_logs.tgz" logs junit alone out 2>/dev/null
     if [ -n "${OUT:-}" ]; then mkdir -p "$OUT" && cp "$W/frameworks_logs.tgz" "$OUT/"; fi
     [ -f "$R/report.txt" ] && cat "$R/report.txt"
     exit "$rc"
@@ -184,11 +189,14 @@ pytest_run() {    # runtime file tag [pytest args...]: one pytest run, junit/<rt
     rc=$?
     echo "   $rt $f [$tag]: exit $rc, $((SECONDS - t0))s: $(tail -n 1 "$LOG/$s.$rt.$tag.log" | cut -c1-100)"
 }
-one_test() {      # runtime stem index test-id: one test in a process of its own
+one_test() {      # runtime junit-dir index test-id: one test in a process of its own
+    local name=${2#"$R"/}
+    mkdir -p "$2"
     cd "$PT/test" && env $(runtime_env "$1") FRAMEWORK_SHIM_LOG="$LOG/shims.$1.txt" \
+        FRAMEWORK_EXPANDABLE=$(case $4 in test_cuda_expandable_segments.py::*) echo 1 ;; *) echo 0 ;; esac) \
         timeout -k 10 "$(limit)" "$PY" -m pytest -p no:cacheprovider -q -rfEs --tb=short \
         --rootdir "$PT/test" -o junit_logging=no $TIMEOUT_ARG \
-        --junitxml="$R/junit/$1/$2/$3.xml" "$4" </dev/null >"$LOG/$2.$1.$3.log" 2>&1
+        --junitxml="$2/$3.xml" "$4" </dev/null >"$LOG/${name//\//.}.$3.log" 2>&1
     return 0
 }
 export -f one_test runtime_env limit left
@@ -202,7 +210,7 @@ run_file() {      # runtime file
             -p no:cacheprovider --rootdir "$PT/test" --collect-only -q ${K:+-k "$K"} "$f" ) \
             </dev/null >"$LOG/$s.$rt.collect.log" 2>&1
         grep '::' "$LOG/$s.$rt.collect.log" >"$LOG/$s.$rt.ids"
-        awk '{ print rt; print s; print NR; print $0 }' rt="$rt" s="$s" "$LOG/$s.$rt.ids" |
+        awk '{ print rt; print dir; print NR; print $0 }' rt="$rt" dir="$R/junit/$rt/$s" "$LOG/$s.$rt.ids" |
             xargs -d '\n' -n 4 -P "$JOBS" bash -c 'one_test "$@"' one_test
         echo "   $rt $f: $(wc -l <"$LOG/$s.$rt.ids") tests, one process each, $((SECONDS - t0))s" ;;
     test_cuda_sanitizer.py)
@@ -251,6 +259,30 @@ if [ "${SKIP_PYTEST:-0}" != 1 ]; then
         [ -s "$LOG/shims.$rt.txt" ] &&
             echo "== conftest shims ($rt): $(tr ' ' '\n' <"$LOG/shims.$rt.txt" | sort -u | tr '\n' ' ')"
     done
+fi
+# 4b. every test whose outcome differs, again in a process of its own under each runtime: a
+# difference that goes away alone came from the schedule (tests sharing the card, state a
+# neighbour in the same pytest worker left behind); one that stays is the runtime's.
+if [ ${#RUN_FILES[@]} -gt 0 ] && [ "${SKIP_ALONE:-0}" != 1 ]; then
+    : >"$LOG/alone.ids"
+    for f in "${RUN_FILES[@]}"; do
+        "$PY" "$ROOT/tests/frameworks/compare.py" differing "$R/junit/nvidia/${f%.py}" \
+            "$R/junit/minicudart/${f%.py}" "$f" >>"$LOG/alone.ids"
+    done
+    n=$(wc -l <"$LOG/alone.ids")
+    if [ "$n" -gt 0 ] && [ "$(left)" -gt 60 ]; then
+        t0=$SECONDS
+        for rt in nvidia minicudart; do
+            awk '{ split($0, p, "::"); sub(/\.py$/, "", p[1]);
+                   print rt; print root "/" rt "/" p[1]; print NR; print $0 }' \
+                rt="$rt" root="$R/alone" "$LOG/alone.ids" |
+                xargs -d '\n' -n 4 -P "$JOBS" bash -c 'one_test "$@"' one_test
+        done
+        echo "== $n differing tests run again alone under both runtimes, $((SECONDS - t0))s"
+        CMP+=(--alone-root "$R/alone")
+    elif [ "$n" -gt 0 ]; then
+        echo "== $n differing tests not run again alone: past the deadline"
+    fi
 fi
 CMP+=(--junit-root "$R/junit" --files "$(IFS=,; echo "${RUN_FILES[*]}")" --trace-lines "$TRACE_LINES")
 
