@@ -4,6 +4,7 @@
 #   <prefix>/lib/libminicudart.a                 the static runtime        minicudart::cudart
 #   <prefix>/lib/libcudart.so.13, libcudart.so   the drop-in shared one    minicudart::cudart_shared
 #   <prefix>/bin/fatbin                          the fatbin inspector      minicudart::fatbin
+#   <prefix>/bin/minicudart                      `minicudart run -- CMD`
 #   <prefix>/lib/cmake/minicudart/               find_package(minicudart) (relocatable)
 #   <prefix>/lib/pkgconfig/minicudart.pc         pkg-config --static --libs minicudart
 #
@@ -52,6 +53,7 @@ install(TARGETS minicudart minicudart_shared fatbin
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}      # libcudart.so.13 and the libcudart.so link
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS minicudart_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/include/minicudart.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 

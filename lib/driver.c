@@ -159,6 +159,8 @@ static void rt_driver_once_fn(void)
 
 cudaError_t rt_driver_load(void)
 {
+    if (!atomic_load_explicit(&rt_reached, memory_order_relaxed))
+        atomic_store_explicit(&rt_reached, true, memory_order_relaxed);
     pthread_once(&rt_driver_once, rt_driver_once_fn);
     return rt_driver_status;
 }

@@ -82,6 +82,8 @@ cudaError_t rt_error_from_cu(CUresult r)
 cudaError_t rt_exit_error(const char *api, cudaError_t e)
 {
     rt_last_error = e;
+    if (rt_summary_on())
+        rt_summary_error(e);
     RT_TRACE("error %s (%d) from %s", rt_error_name(e), (int)e, api);
     return e;
 }

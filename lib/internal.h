@@ -76,6 +76,27 @@ static inline cudaError_t rt_exit(const char *api, cudaError_t e)
 
 /* Set while the process is exiting: later calls answer cudaErrorCudartUnloading. */
 extern atomic_bool rt_unloading;
+/* Set by the first registration or driver load: some CUDA call reached this runtime (the exit
+ * notice of `minicudart run` says when none did: lifetime.c). */
+extern atomic_bool rt_reached;
+
+/* ---- summary.c ------------------------------------------------------------------------------ */
+
+/* MINICUDART_SUMMARY=1: counted as the program runs, printed at exit.  Off, each counting point
+ * costs a relaxed load and a branch. */
+struct rt_kernel;
+extern atomic_int rt_summary_level;
+bool rt_summary_read_env(void);
+static inline bool rt_summary_on(void)
+{
+    int level = atomic_load_explicit(&rt_summary_level, memory_order_relaxed);
+    return level < 0 ? rt_summary_read_env() : level == 1;
+}
+void rt_summary_load(int kind, uint64_t ns);       /* kind: 0 SASS, 1 PTX, 2 JIT-linked */
+void rt_summary_launch(struct rt_kernel *k, dim3 grid, dim3 block);
+void rt_summary_error(cudaError_t e);
+void rt_summary_alloc(size_t bytes);
+void rt_summary_free(size_t bytes);
 
 /* ---- trace.c -------------------------------------------------------------------------------- */
 
@@ -155,6 +176,7 @@ struct rt_module {
     bool ended;                   /* __cudaRegisterFatBinaryEnd seen */
     bool in_program;              /* the main program's, not a shared library's */
     atomic_bool unregistered;
+    bool unloaded;                /* its library was unloaded (dlclose): names are gone */
     rt_kernel *kernels;           /* registration order, reversed */
     rt_var *vars;
     rt_module_dev *dev;           /* [rt_slot_count], allocated at first load */
@@ -193,6 +215,8 @@ struct rt_kernel {
     const char *name;             /* mangled device name, owned by the host image (a library
                                    * kernel's is a copy, owned by the record) */
     CUkernel library_kernel;      /* a library's kernel: the driver's handle; NULL otherwise */
+    atomic_ullong launches;       /* counted under MINICUDART_SUMMARY only (summary.c) */
+    dim3 last_grid, last_block;
     _Atomic(rt_kernel_dev *) dev; /* [rt_slot_count], allocated at first launch */
     rt_kernel *next;
 };
@@ -230,6 +254,9 @@ bool rt_kernel_publish(const void *key, rt_kernel *k);
 void rt_kernel_withdraw(const void *key);
 /* Calls fn for every live module (under the registry lock). */
 void rt_module_foreach(void (*fn)(rt_module *m, void *user), void *user);
+/* The same, with the modules unregistered at exit too (not those of an unloaded library): the
+ * exit summary runs after nvcc's exit handlers have unregistered the program's. */
+void rt_module_foreach_at_exit(void (*fn)(rt_module *m, void *user), void *user);
 /* Takes (true) or drops (false) the registry lock around fork, so that a child never inherits
  * it held by a thread that did not follow. */
 void rt_registry_lock_for_fork(bool lock);

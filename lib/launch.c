@@ -278,8 +278,11 @@ cudaError_t rt_launch_with(rt_kernel *k, dim3 grid, dim3 block, void **args, siz
     }
     if (rt_tracing())
         rt_trace_launch(span, k, kd, grid, block, shared, s, packed, r);
-    if (r == CUDA_SUCCESS)
+    if (r == CUDA_SUCCESS) {
+        if (rt_summary_on())
+            rt_summary_launch(k, grid, block);
         return cudaSuccess;
+    }
     e = rt_error_from_cu(r);
     rt_device_note_error(d, e);
     return e;

@@ -28,7 +28,10 @@
 #include <dlfcn.h>
 #include <link.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "module.h"
 
@@ -60,6 +63,31 @@ static void rt_atfork_child(void)
 __attribute__((constructor)) static void rt_lifetime_init(void)
 {
     pthread_atfork(rt_atfork_prepare, rt_atfork_parent, rt_atfork_child);
+}
+
+/* ---- the exit notice of `minicudart run` ---------------------------------------------------- */
+
+atomic_bool rt_reached;
+
+/* Under `minicudart run` (MINICUDART_RUN=1) the runtime was preloaded into the command.  If no
+ * CUDA call reached it by exit, the command did not use this libcudart.so.13 at all: almost
+ * always because it carries NVIDIA's runtime linked statically (nvcc's default, -cudart=static),
+ * whose calls never leave the binary.  Say so, and how to check, rather than let the user
+ * believe the run used minicudart. */
+__attribute__((destructor)) static void rt_run_notice(void)
+{
+    const char *run = getenv("MINICUDART_RUN");
+    if (!run || strcmp(run, "1") != 0 || atomic_load(&rt_reached))
+        return;
+    char exe[512] = "CMD";
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    exe[n > 0 ? (size_t)n : 3] = '\0';
+    fprintf(stderr,
+            "minicudart: loaded into %s (pid %d), but no CUDA runtime call reached it by exit.\n"
+            "minicudart: the usual reason is NVIDIA's runtime linked into the program statically\n"
+            "minicudart: (nvcc's default, -cudart=static): `fatbin check %s` says which files carry\n"
+            "minicudart: it. Rebuild with -cudart=shared (or link libminicudart.a) to use minicudart.\n",
+            exe, (int)getpid(), exe);
 }
 
 /* ---- exit and dlclose ----------------------------------------------------------------------- */

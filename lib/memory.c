@@ -35,8 +35,11 @@ RT_API cudaError_t cudaMalloc(void **devPtr, size_t size)
     CUdeviceptr p = 0;
     e = rt_error_from_cu(rt_drv.cuMemAlloc(&p, size));
     rt_device_note_error(d, e);
-    if (e == cudaSuccess)
+    if (e == cudaSuccess) {
         *devPtr = (void *)(uintptr_t)p;
+        if (rt_summary_on())
+            rt_summary_alloc(size);
+    }
     RT_RETURN(e);
 }
 
@@ -47,8 +50,15 @@ RT_API cudaError_t cudaFree(void *devPtr)
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess || !devPtr)
         RT_RETURN(e);
+    /* The exit summary counts the bytes held: the block's size, from the driver. */
+    size_t bytes = 0;
+    bool counted = rt_summary_on() && rt_drv.cuMemGetAddressRange &&
+                   rt_drv.cuMemGetAddressRange(NULL, &bytes, (CUdeviceptr)(uintptr_t)devPtr) ==
+                       CUDA_SUCCESS;
     e = rt_error_from_cu(rt_drv.cuMemFree((CUdeviceptr)(uintptr_t)devPtr));
     rt_device_note_error(d, e);
+    if (e == cudaSuccess && counted)
+        rt_summary_free(bytes);
     RT_RETURN(e);
 }
 

@@ -145,7 +145,8 @@ static cudaError_t rt_module_load_image(rt_module *m, rt_device *d, rt_module_de
     CUresult r = rt_module_load_driver(m, md, image, entry.offset, &o);
     RT_SPAN_END(span, entry.kind == FATBIN_KIND_PTX ? "JIT PTX" : "cuModuleLoadData",
                 "\"image\":\"%s\",\"bytes\":%zu,\"result\":%d", what, size, (int)r);
-    double ms = (double)(rt_now_ns() - t0) / 1e6;
+    uint64_t load_ns = rt_now_ns() - t0;
+    double ms = (double)load_ns / 1e6;
     if (r != CUDA_SUCCESS) {
         e = rt_error_from_cu(r);
         RT_TRACE("module %p: loading %s %s failed: %s (%d)%s%s", m->wrapper,
@@ -156,6 +157,9 @@ static cudaError_t rt_module_load_image(rt_module *m, rt_device *d, rt_module_de
         return e;
     }
     rt_load_options_free(&o);
+    if (rt_summary_on())
+        rt_summary_load(entry.kind == FATBIN_KIND_PTX ? 1 : entry.offset == RT_IMAGE_LINKED ? 2 : 0,
+                        load_ns);
     RT_TRACE("module %p: loaded %s %s (%zu bytes) in %.3f ms%s%s", m->wrapper,
              entry.kind == FATBIN_KIND_PTX ? "PTX" : "cubin", arch, size, ms,
              entry.kind == FATBIN_KIND_PTX ? " (JIT-compiled by the driver)" : "",

@@ -188,6 +188,15 @@ void rt_module_foreach(void (*fn)(rt_module *m, void *user), void *user)
     pthread_mutex_unlock(&rt_registry_lock);
 }
 
+void rt_module_foreach_at_exit(void (*fn)(rt_module *m, void *user), void *user)
+{
+    pthread_mutex_lock(&rt_registry_lock);
+    for (rt_module *m = rt_modules; m; m = m->next)
+        if (!m->unloaded)
+            fn(m, user);
+    pthread_mutex_unlock(&rt_registry_lock);
+}
+
 static rt_module *rt_module_of(void **handle)
 {
     return handle ? (rt_module *)*handle : NULL;
@@ -228,6 +237,7 @@ static void rt_trace_container(const char *what, const void *data)
 
 RT_API void **__cudaRegisterFatBinary(void *fatCubin)
 {
+    atomic_store_explicit(&rt_reached, true, memory_order_relaxed);
     rt_module *m = calloc(1, sizeof *m);
     void **handle = malloc(sizeof *handle);
     if (!m || !handle) {
@@ -299,8 +309,10 @@ RT_API void __cudaUnregisterFatBinary(void **fatCubinHandle)
      * runtime's own exit handler still work, as with NVIDIA's runtime (lifetime.c). */
     bool exiting = m->in_program || atomic_load(&rt_unloading);
     bool unloaded = !exiting;
-    if (unloaded)
+    if (unloaded) {
+        m->unloaded = true;
         rt_module_forget(m);
+    }
     pthread_mutex_unlock(&rt_registry_lock);
     RT_TRACE("unregister fatbin %p%s", m->wrapper,
              unloaded ? ": its library is unloaded" : exiting ? ": the process is exiting" : "");

@@ -1,0 +1,164 @@
+/*
+ * summary.c - MINICUDART_SUMMARY=1: a short table on stderr at exit, of what the runtime did.
+ *
+ *   registered     fatbins, kernels, variables (counted at exit from the registry)
+ *   loaded         modules per device: SASS, JIT-compiled PTX, JIT-linked -rdc; their total time
+ *   launches       in all, and the kernels launched most (count, last grid and block)
+ *   errors         every error a runtime call returned, by code
+ *   memory         cudaMalloc: calls, bytes, and the peak of bytes held at once
+ *
+ * Off by default; then each counting point costs one relaxed load and a branch, like the trace.
+ * On, a launch adds two relaxed atomic additions and two small stores to its kernel's record
+ * (tests/gpu/bench_launch.cu measures it), and cudaFree asks the driver the block's size.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+atomic_int rt_summary_level = -1;
+
+/* Read once; -1 until then.  Called from the counting points through rt_summary_on(). */
+bool rt_summary_read_env(void)
+{
+    const char *v = getenv("MINICUDART_SUMMARY");
+    int on = v && *v && strcmp(v, "0") != 0;
+    atomic_store_explicit(&rt_summary_level, on, memory_order_relaxed);
+    return on;
+}
+
+static atomic_ullong rt_loads[3], rt_load_ns[3];        /* SASS, PTX, linked */
+static atomic_ullong rt_launches;
+static atomic_uint rt_errors[1024];                     /* by code; the last slot: larger */
+static atomic_ullong rt_malloc_calls, rt_malloc_bytes, rt_held, rt_peak;
+
+void rt_summary_load(int kind, uint64_t ns)
+{
+    if (kind < 0 || kind > 2)
+        return;
+    atomic_fetch_add_explicit(&rt_loads[kind], 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&rt_load_ns[kind], ns, memory_order_relaxed);
+}
+
+void rt_summary_launch(rt_kernel *k, dim3 grid, dim3 block)
+{
+    atomic_fetch_add_explicit(&rt_launches, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&k->launches, 1, memory_order_relaxed);
+    /* The last shape, as a hint; two launches racing may mix theirs, which a summary tolerates. */
+    k->last_grid = grid;
+    k->last_block = block;
+}
+
+void rt_summary_error(cudaError_t e)
+{
+    unsigned i = (unsigned)e < 1023 ? (unsigned)e : 1023;
+    atomic_fetch_add_explicit(&rt_errors[i], 1, memory_order_relaxed);
+}
+
+void rt_summary_alloc(size_t bytes)
+{
+    atomic_fetch_add_explicit(&rt_malloc_calls, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&rt_malloc_bytes, bytes, memory_order_relaxed);
+    unsigned long long held = atomic_fetch_add(&rt_held, bytes) + bytes;
+    unsigned long long peak = atomic_load(&rt_peak);
+    while (held > peak && !atomic_compare_exchange_weak(&rt_peak, &peak, held))
+        ;
+}
+
+void rt_summary_free(size_t bytes)
+{
+    unsigned long long held = atomic_load(&rt_held);
+    while (!atomic_compare_exchange_weak(&rt_held, &held, held > bytes ? held - bytes : 0))
+        ;
+}
+
+/* ---- the table ---------------------------------------------------------------------------- */
+
+enum { RT_TOP = 10 };
+
+struct rt_census {
+    size_t modules, kernels, vars;
+    rt_kernel *top[RT_TOP];
+    size_t top_count;
+};
+
+static void rt_census_module(rt_module *m, void *user)
+{
+    struct rt_census *c = user;
+    c->modules++;
+    for (rt_var *v = m->vars; v; v = v->next)
+        c->vars++;
+    for (rt_kernel *k = m->kernels; k; k = k->next) {
+        c->kernels++;
+        unsigned long long n = atomic_load_explicit(&k->launches, memory_order_relaxed);
+        if (n == 0)
+            continue;
+        /* Insert into the top list, most launched first. */
+        size_t at = c->top_count < RT_TOP ? c->top_count : RT_TOP;
+        while (at > 0 && atomic_load(&c->top[at - 1]->launches) < n) {
+            if (at < RT_TOP)
+                c->top[at] = c->top[at - 1];
+            at--;
+        }
+        if (at < RT_TOP) {
+            c->top[at] = k;
+            if (c->top_count < RT_TOP)
+                c->top_count++;
+        }
+    }
+}
+
+static void rt_human_bytes(char *out, size_t cap, unsigned long long b)
+{
+    if (b >= (1ull << 30))
+        snprintf(out, cap, "%.2f GiB", (double)b / (double)(1ull << 30));
+    else if (b >= (1ull << 20))
+        snprintf(out, cap, "%.1f MiB", (double)b / (double)(1ull << 20));
+    else
+        snprintf(out, cap, "%llu B", b);
+}
+
+__attribute__((destructor)) static void rt_summary_print(void)
+{
+    if (atomic_load_explicit(&rt_summary_level, memory_order_relaxed) != 1)
+        return;
+    struct rt_census c;
+    memset(&c, 0, sizeof c);
+    rt_module_foreach_at_exit(rt_census_module, &c);
+    FILE *f = stderr;
+    fprintf(f, "minicudart summary (pid %d)\n", (int)getpid());
+    fprintf(f, "  registered  %zu fatbins, %zu kernels, %zu variables\n", c.modules, c.kernels,
+            c.vars);
+    static const char *const kind[3] = { "SASS", "PTX (JIT)", "-rdc (JIT-linked)" };
+    for (int i = 0; i < 3; i++) {
+        unsigned long long n = atomic_load(&rt_loads[i]);
+        if (n)
+            fprintf(f, "  loaded      %llu modules from %s in %.1f ms\n", n, kind[i],
+                    (double)atomic_load(&rt_load_ns[i]) / 1e6);
+    }
+    fprintf(f, "  launches    %llu\n", atomic_load(&rt_launches));
+    for (size_t i = 0; i < c.top_count; i++) {
+        rt_kernel *k = c.top[i];
+        fprintf(f, "    %10llu  <<<(%u,%u,%u), (%u,%u,%u)>>>  %.60s\n", atomic_load(&k->launches),
+                k->last_grid.x, k->last_grid.y, k->last_grid.z, k->last_block.x,
+                k->last_block.y, k->last_block.z, k->name);
+    }
+    unsigned total = 0;
+    for (unsigned i = 1; i < 1024; i++)
+        total += atomic_load(&rt_errors[i]);
+    fprintf(f, "  errors      %u returned\n", total);
+    for (unsigned i = 1; i < 1024; i++) {
+        unsigned n = atomic_load(&rt_errors[i]);
+        if (n)
+            fprintf(f, "    %10u  %s (%u%s)\n", n, rt_error_name((cudaError_t)i), i,
+                    i == 1023 ? " or above" : "");
+    }
+    char bytes[32], peak[32];
+    rt_human_bytes(bytes, sizeof bytes, atomic_load(&rt_malloc_bytes));
+    rt_human_bytes(peak, sizeof peak, atomic_load(&rt_peak));
+    fprintf(f, "  cudaMalloc  %llu calls, %s in all, peak %s held at once\n",
+            atomic_load(&rt_malloc_calls), bytes, peak);
+}
