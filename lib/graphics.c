@@ -256,8 +256,9 @@ RT_API cudaError_t cudaGraphicsResourceGetMappedPointer(void **devPtr, size_t *s
         *devPtr = (void *)(uintptr_t)p;
         *size = bytes;
     }
-    RT_TRACE("resource %p mapped at %#llx (%zu bytes): %s", (void *)resource,
-             (unsigned long long)p, bytes, rt_error_name(e));
+    if (e == cudaSuccess)
+        RT_TRACE("resource %p mapped at %#llx (%zu bytes)", (void *)resource,
+                 (unsigned long long)p, bytes);
     RT_RETURN(e);
 }
 

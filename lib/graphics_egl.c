@@ -56,7 +56,8 @@ static const struct rt_egl_chroma *rt_egl_chroma_of(unsigned format)
 
 /* CUeglFrame -> cudaEglFrame.  An array frame's planes are described by their arrays' own
  * descriptors; a pitched frame's first plane by the frame, the others derived from it by the
- * colour format's subsampling (their pitch scaled as their width in bytes). */
+ * colour format's subsampling (their pitch scaled as their width in bytes, though NVIDIA says
+ * that of a multi-planar frame "pitch of only first plane is to be considered"). */
 static cudaError_t rt_egl_frame_from_cu(const CUeglFrame *in, cudaEglFrame *out)
 {
     memset(out, 0, sizeof *out);
@@ -258,9 +259,11 @@ RT_API cudaError_t cudaEGLStreamConsumerAcquireFrame(cudaEglStreamConnection *co
     cudaError_t e = RT_GFX_ENTER(rt_gfx, cuEGLStreamConsumerAcquireFrame, &d);
     if (e != cudaSuccess)
         RT_RETURN(e);
-    e = rt_driver_result(d, rt_gfx.cuEGLStreamConsumerAcquireFrame(
-                                conn, (CUgraphicsResource *)pCudaResource, (CUstream *)pStream,
-                                timeout));
+    /* Not rt_driver_result: cudaErrorLaunchTimeout, sticky after a kernel, here only means
+     * that no frame came in time ("the application can retry"); the context is healthy. */
+    (void)d;
+    e = rt_error_from_cu(rt_gfx.cuEGLStreamConsumerAcquireFrame(
+        conn, (CUgraphicsResource *)pCudaResource, (CUstream *)pStream, timeout));
     RT_TRACE("EGL stream consumer %p: acquired frame as resource %p: %s", (void *)*conn,
              e == cudaSuccess ? (void *)*pCudaResource : NULL, rt_error_name(e));
     RT_RETURN(e);
@@ -344,8 +347,8 @@ RT_API cudaError_t cudaEGLStreamProducerReturnFrame(cudaEglStreamConnection *con
         RT_RETURN(e);
     CUeglFrame frame;
     memset(&frame, 0, sizeof frame);
-    e = rt_driver_result(d, rt_gfx.cuEGLStreamProducerReturnFrame(conn, &frame,
-                                                                  (CUstream *)pStream));
+    (void)d;   /* a timeout is no fault of the context: see AcquireFrame */
+    e = rt_error_from_cu(rt_gfx.cuEGLStreamProducerReturnFrame(conn, &frame, (CUstream *)pStream));
     if (e == cudaSuccess)
         e = rt_egl_frame_from_cu(&frame, eglframe);
     RT_TRACE("EGL stream producer %p: frame returned (%u plane(s)): %s", (void *)*conn,
