@@ -447,6 +447,22 @@ static CUresult CUDAAPI f_cuMipmappedArrayDestroy(CUmipmappedArray handle)
     return fake_leave(rc);
 }
 
+CUmipmappedArray fake_mipmap_new(const CUDA_ARRAY3D_DESCRIPTOR *d, unsigned levels)
+{
+    CUmipmappedArray handle = NULL;
+    return mipmap_create(&handle, d, levels) == CUDA_SUCCESS ? handle : NULL;
+}
+
+void fake_mipmap_release(CUmipmappedArray handle)
+{
+    size_t index = 0;
+    fake_mipmap *m = find_mipmap(handle, &index);
+    if (m) {
+        fake_vec_remove(&mipmaps, index);
+        mipmap_free(m);
+    }
+}
+
 /* ---- texture and surface objects ------------------------------------------------------------ */
 
 /* Whether a resource descriptor names something that exists. */

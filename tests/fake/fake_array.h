@@ -36,4 +36,10 @@ fake_mipmap *fake_mipmap_find(CUmipmappedArray handle);
 int fake_array_lookup(CUarray array, unsigned char **storage, size_t *width_bytes, size_t *height,
                       size_t *depth);
 
+/* With the fake's lock held, for the graphics area (fake_graphics.c): a mipmapped array made
+ * as cuMipmappedArrayCreate makes one, for a registered image to own; and its release.  NULL /
+ * nothing when the descriptor is refused or memory ran out. */
+CUmipmappedArray fake_mipmap_new(const CUDA_ARRAY3D_DESCRIPTOR *d, unsigned levels);
+void fake_mipmap_release(CUmipmappedArray handle);
+
 #endif

@@ -171,6 +171,8 @@ int fake_stream_is_valid(CUstream stream);
 /* Events (fake_stream.c): whether a handle is a live event; marking one recorded and complete
  * as cuEventRecord does (a graph's event record node at launch). */
 int fake_event_is_live(CUevent event);
+/* cuEventCreate's work, with the lock held (cuEventCreateFromEGLSync makes one too). */
+CUresult fake_event_new(CUevent *phEvent, unsigned flags);
 void fake_event_mark_recorded(CUevent event);
 
 /* The lock without logging a call: for work done between entry points (a graph launch runs its
@@ -230,5 +232,7 @@ extern const proc_entry fake_procs_query[];      /* range attributes, device cap
 extern const proc_entry fake_procs_notify[];     /* async notifications, logs, bank size */
 extern const proc_entry fake_procs_library[];    /* libraries and their kernels (fake_library.c) */
 extern const proc_entry fake_procs_link[];       /* JIT linker, export tables (fake_link.c) */
+extern const proc_entry fake_procs_graphics[];   /* GL resources, mapping (fake_graphics.c) */
+extern const proc_entry fake_procs_graphics_egl[]; /* EGL, EGLStreams, VDPAU */
 
 #endif

@@ -427,14 +427,12 @@ static CUresult CUDAAPI f_cuStreamCopyAttributes(CUstream dst, CUstream src)
 
 /* ---- events --------------------------------------------------------------------------------- */
 
-static CUresult CUDAAPI f_cuEventCreate(CUevent *phEvent, unsigned int flags)
+CUresult fake_event_new(CUevent *phEvent, unsigned flags)
 {
-    CUresult rc = fake_enter("cuEventCreate", "flags=%u", flags);
     fake_ctx *ctx = NULL;
     const unsigned known = CU_EVENT_BLOCKING_SYNC | CU_EVENT_DISABLE_TIMING |
                            CU_EVENT_INTERPROCESS;
-    if (rc == CUDA_SUCCESS)
-        rc = fake_need_ctx(&ctx);
+    CUresult rc = fake_need_ctx(&ctx);
     if (rc == CUDA_SUCCESS && (!phEvent || (flags & ~known) ||
                                ((flags & CU_EVENT_INTERPROCESS) &&
                                 !(flags & CU_EVENT_DISABLE_TIMING))))
@@ -451,6 +449,14 @@ static CUresult CUDAAPI f_cuEventCreate(CUevent *phEvent, unsigned int flags)
         e->flags = flags;
         *phEvent = (CUevent)e;
     }
+    return rc;
+}
+
+static CUresult CUDAAPI f_cuEventCreate(CUevent *phEvent, unsigned int flags)
+{
+    CUresult rc = fake_enter("cuEventCreate", "flags=%u", flags);
+    if (rc == CUDA_SUCCESS)
+        rc = fake_event_new(phEvent, flags);
     return fake_leave(rc);
 }
 

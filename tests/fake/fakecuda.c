@@ -1138,7 +1138,8 @@ FAKE_EXPORT CUresult CUDAAPI cuGetProcAddress_v2(const char *symbol, void **pfn,
                                          fake_procs_capture, fake_procs_mempool,
                                          fake_procs_query, fake_procs_notify,
                                          fake_procs_array_props, fake_procs_batch,
-                                         fake_procs_library, fake_procs_link };
+                                         fake_procs_library, fake_procs_link,
+                                         fake_procs_graphics, fake_procs_graphics_egl };
     for (size_t t = 0; t < sizeof tables / sizeof *tables; t++) {
         for (const proc_entry *p = tables[t]; p->name; p++) {
             if (strcmp(p->name, symbol) != 0 || fake_hidden(symbol))

@@ -1,0 +1,397 @@
+/*
+ * graphics.c - graphics interop resources and OpenGL: registering GL buffers and images,
+ * mapping resources into CUDA's address space, their mapped pointer and arrays, and the legacy
+ * (CUDA 2.x) buffer-object calls.
+ *
+ * A cudaGraphicsResource_t is the driver's CUgraphicsResource, handed out unwrapped, and an
+ * array or mipmapped array mapped from it is the driver's CUarray / CUmipmappedArray, which the
+ * array and texture calls take as they take their own (array.c).  Such an array belongs to the
+ * resource, as a level belongs to its mipmapped array: the driver refuses to destroy it, and it
+ * is valid only while the resource is mapped.  The flags of the runtime and the driver have the
+ * same values (asserted below) and pass unchanged; the driver checks them, and its errors
+ * (cudaErrorAlreadyMapped, cudaErrorNotMapped, cudaErrorNotMappedAsPointer, ...) have runtime
+ * twins of the same number.
+ *
+ * No graphics library is linked or included: graphics_types.h declares the few GL types, and
+ * graphics.h binds the GL entry points of the driver by hand (resolved here, once).
+ */
+#include "graphics.h"
+
+#include <pthread.h>
+#include <string.h>
+
+/* The runtime's enums and the driver's have the same values: flags pass unchanged. */
+#define RT_SAME(a, b) ((int)(a) == (int)(b))
+_Static_assert(RT_SAME(cudaGraphicsRegisterFlagsNone, CU_GRAPHICS_REGISTER_FLAGS_NONE) &&
+               RT_SAME(cudaGraphicsRegisterFlagsReadOnly, CU_GRAPHICS_REGISTER_FLAGS_READ_ONLY) &&
+               RT_SAME(cudaGraphicsRegisterFlagsWriteDiscard,
+                       CU_GRAPHICS_REGISTER_FLAGS_WRITE_DISCARD) &&
+               RT_SAME(cudaGraphicsRegisterFlagsSurfaceLoadStore,
+                       CU_GRAPHICS_REGISTER_FLAGS_SURFACE_LDST) &&
+               RT_SAME(cudaGraphicsRegisterFlagsTextureGather,
+                       CU_GRAPHICS_REGISTER_FLAGS_TEXTURE_GATHER),
+               "graphics register flags differ");
+_Static_assert(RT_SAME(cudaGraphicsMapFlagsNone, CU_GRAPHICS_MAP_RESOURCE_FLAGS_NONE) &&
+               RT_SAME(cudaGraphicsMapFlagsReadOnly, CU_GRAPHICS_MAP_RESOURCE_FLAGS_READ_ONLY) &&
+               RT_SAME(cudaGraphicsMapFlagsWriteDiscard,
+                       CU_GRAPHICS_MAP_RESOURCE_FLAGS_WRITE_DISCARD),
+               "graphics map flags differ");
+_Static_assert(RT_SAME(cudaGLMapFlagsNone, CU_GL_MAP_RESOURCE_FLAGS_NONE) &&
+               RT_SAME(cudaGLMapFlagsReadOnly, CU_GL_MAP_RESOURCE_FLAGS_READ_ONLY) &&
+               RT_SAME(cudaGLMapFlagsWriteDiscard, CU_GL_MAP_RESOURCE_FLAGS_WRITE_DISCARD),
+               "GL map flags differ");
+_Static_assert(RT_SAME(cudaGraphicsCubeFacePositiveX, CU_CUBEMAP_FACE_POSITIVE_X) &&
+               RT_SAME(cudaGraphicsCubeFaceNegativeX, CU_CUBEMAP_FACE_NEGATIVE_X) &&
+               RT_SAME(cudaGraphicsCubeFacePositiveY, CU_CUBEMAP_FACE_POSITIVE_Y) &&
+               RT_SAME(cudaGraphicsCubeFaceNegativeY, CU_CUBEMAP_FACE_NEGATIVE_Y) &&
+               RT_SAME(cudaGraphicsCubeFacePositiveZ, CU_CUBEMAP_FACE_POSITIVE_Z) &&
+               RT_SAME(cudaGraphicsCubeFaceNegativeZ, CU_CUBEMAP_FACE_NEGATIVE_Z),
+               "cube faces differ");
+_Static_assert(RT_SAME(cudaGLDeviceListAll, CU_GL_DEVICE_LIST_ALL) &&
+               RT_SAME(cudaGLDeviceListCurrentFrame, CU_GL_DEVICE_LIST_CURRENT_FRAME) &&
+               RT_SAME(cudaGLDeviceListNextFrame, CU_GL_DEVICE_LIST_NEXT_FRAME),
+               "GL device lists differ");
+#undef RT_SAME
+
+/* ---- the hand-bound entry points (graphics.h) ------------------------------------------------ */
+
+struct rt_graphics_driver rt_gfx;
+static pthread_once_t rt_gfx_once = PTHREAD_ONCE_INIT;
+
+static const struct rt_gfx_entry {
+    const char *name;
+    int version;
+    size_t offset;
+} rt_gfx_entries[] = {
+#define RT_GRAPHICS_ENTRY(name, version, params) \
+    { #name, version, offsetof(struct rt_graphics_driver, name) },
+    RT_GRAPHICS_ENTRIES(RT_GRAPHICS_ENTRY)
+#undef RT_GRAPHICS_ENTRY
+};
+
+static void rt_gfx_resolve(void)
+{
+    for (size_t i = 0; i < sizeof rt_gfx_entries / sizeof rt_gfx_entries[0]; i++) {
+        const struct rt_gfx_entry *e = &rt_gfx_entries[i];
+        CUdriverProcAddressQueryResult status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+        void *fn = NULL;
+        CUresult r = rt_drv.cuGetProcAddress(e->name, &fn, e->version,
+                                             CU_GET_PROC_ADDRESS_DEFAULT, &status);
+        if (r != CUDA_SUCCESS || status != CU_GET_PROC_ADDRESS_SUCCESS)
+            fn = NULL;
+        memcpy((char *)&rt_gfx + e->offset, &fn, sizeof fn);
+        if (!fn)
+            RT_TRACE("driver: %s (ABI %d) not available (result %d, status %d), optional",
+                     e->name, e->version, (int)r, (int)status);
+    }
+}
+
+cudaError_t rt_graphics_enter(const char *api, const char *entry, const void *slot,
+                              rt_device **d)
+{
+    cudaError_t e = rt_context_enter(d);
+    if (e != cudaSuccess)
+        return e;
+    pthread_once(&rt_gfx_once, rt_gfx_resolve);
+    void *fn = NULL;
+    memcpy(&fn, slot, sizeof fn);
+    return rt_driver_optional(fn != NULL, api, entry);
+}
+
+/* ---- registering GL objects ----------------------------------------------------------------- */
+
+RT_API cudaError_t cudaGraphicsGLRegisterBuffer(struct cudaGraphicsResource **resource,
+                                                GLuint buffer, unsigned int flags)
+{
+    if (!resource)
+        RT_RETURN(cudaErrorInvalidValue);
+    rt_device *d;
+    cudaError_t e = RT_GFX_ENTER(rt_gfx, cuGraphicsGLRegisterBuffer, &d);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    CUgraphicsResource r = NULL;
+    e = rt_driver_result(d, rt_gfx.cuGraphicsGLRegisterBuffer(&r, buffer, flags));
+    if (e == cudaSuccess)
+        *resource = (struct cudaGraphicsResource *)r;
+    RT_TRACE("registered GL buffer %u (flags %#x) as resource %p: %s", buffer, flags, (void *)r,
+             rt_error_name(e));
+    RT_RETURN(e);
+}
+
+RT_API cudaError_t cudaGraphicsGLRegisterImage(struct cudaGraphicsResource **resource,
+                                               GLuint image, GLenum target, unsigned int flags)
+{
+    if (!resource)
+        RT_RETURN(cudaErrorInvalidValue);
+    rt_device *d;
+    cudaError_t e = RT_GFX_ENTER(rt_gfx, cuGraphicsGLRegisterImage, &d);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    CUgraphicsResource r = NULL;
+    e = rt_driver_result(d, rt_gfx.cuGraphicsGLRegisterImage(&r, image, target, flags));
+    if (e == cudaSuccess)
+        *resource = (struct cudaGraphicsResource *)r;
+    RT_TRACE("registered GL image %u (target %#x, flags %#x) as resource %p: %s", image, target,
+             flags, (void *)r, rt_error_name(e));
+    RT_RETURN(e);
+}
+
+/* The CUDA devices of the current GL context, as runtime ordinals.  The driver fills at most
+ * cudaDeviceCount CUdevices (a machine has few: 64 are asked for at most). */
+RT_API cudaError_t cudaGLGetDevices(unsigned int *pCudaDeviceCount, int *pCudaDevices,
+                                    unsigned int cudaDeviceCount,
+                                    enum cudaGLDeviceList deviceList)
+{
+    if (!pCudaDeviceCount)
+        RT_RETURN(cudaErrorInvalidValue);
+    rt_device *d;
+    cudaError_t e = RT_GFX_ENTER(rt_gfx, cuGLGetDevices, &d);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    CUdevice devices[64];
+    unsigned cap = cudaDeviceCount < 64 ? cudaDeviceCount : 64;
+    if (cap && !pCudaDevices)
+        RT_RETURN(cudaErrorInvalidValue);
+    unsigned count = 0;
+    e = rt_driver_result(d, rt_gfx.cuGLGetDevices(&count, cap ? devices : NULL, cap,
+                                                  (CUGLDeviceList)deviceList));
+    if (e == cudaSuccess) {
+        *pCudaDeviceCount = count;
+        for (unsigned i = 0; i < cap && i < count; i++)
+            pCudaDevices[i] = rt_device_of_cu(devices[i]);
+    }
+    RT_TRACE("cudaGLGetDevices(list %d): %u device(s): %s", (int)deviceList,
+             e == cudaSuccess ? count : 0, rt_error_name(e));
+    RT_RETURN(e);
+}
+
+/* Deprecated since CUDA 5.0: "no longer necessary to associate a CUDA device with an OpenGL
+ * context"; what is left is choosing the device, with cudaSetDevice's answers (which records
+ * its own last error). */
+RT_API cudaError_t cudaGLSetGLDevice(int device)
+{
+    RT_TRACE("cudaGLSetGLDevice(%d): sets the device as cudaSetDevice", device);
+    return cudaSetDevice(device);
+}
+
+/* ---- resources ------------------------------------------------------------------------------ */
+
+RT_API cudaError_t cudaGraphicsUnregisterResource(cudaGraphicsResource_t resource)
+{
+    if (!resource)
+        RT_RETURN(cudaErrorInvalidResourceHandle);
+    rt_device *d;
+    cudaError_t e = RT_GFX_ENTER(rt_drv, cuGraphicsUnregisterResource, &d);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    e = rt_driver_result(d, rt_drv.cuGraphicsUnregisterResource((CUgraphicsResource)resource));
+    RT_TRACE("resource %p unregistered: %s", (void *)resource, rt_error_name(e));
+    RT_RETURN(e);
+}
+
+RT_API cudaError_t cudaGraphicsResourceSetMapFlags(cudaGraphicsResource_t resource,
+                                                   unsigned int flags)
+{
+    if (!resource)
+        RT_RETURN(cudaErrorInvalidResourceHandle);
+    rt_device *d;
+    cudaError_t e = RT_GFX_ENTER(rt_drv, cuGraphicsResourceSetMapFlags, &d);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    RT_RETURN(rt_driver_result(d, rt_drv.cuGraphicsResourceSetMapFlags(
+                                      (CUgraphicsResource)resource, flags)));
+}
+
+/* Map and unmap: one driver call for the whole list, on the stream's queue (0 and the two
+ * special streams pass as they are: rt_stream).  A negative count cannot reach the driver's
+ * unsigned one. */
+static cudaError_t rt_graphics_map(const char *api, bool map, int count,
+                                   cudaGraphicsResource_t *resources, cudaStream_t stream)
+{
+    rt_device *d;
+    cudaError_t e = map ? RT_GFX_ENTER(rt_drv, cuGraphicsMapResources, &d)
+                        : RT_GFX_ENTER(rt_drv, cuGraphicsUnmapResources, &d);
+    if (e != cudaSuccess)
+        return e;
+    if (count < 0 || (count > 0 && !resources))
+        return cudaErrorInvalidValue;
+    CUresult r = (map ? rt_drv.cuGraphicsMapResources : rt_drv.cuGraphicsUnmapResources)(
+        (unsigned)count, (CUgraphicsResource *)resources, rt_stream(stream, false));
+    e = rt_driver_result(d, r);
+    if (rt_tracing())
+        for (int i = 0; i < count; i++)
+            rt_trace_emit("%s: resource %p %s on stream %p: %s", api, (void *)resources[i],
+                          map ? "mapped" : "unmapped", (void *)stream, rt_error_name(e));
+    return e;
+}
+
+RT_API cudaError_t cudaGraphicsMapResources(int count, cudaGraphicsResource_t *resources,
+                                            cudaStream_t stream)
+{
+    RT_RETURN(rt_graphics_map(__func__, true, count, resources, stream));
+}
+
+RT_API cudaError_t cudaGraphicsUnmapResources(int count, cudaGraphicsResource_t *resources,
+                                              cudaStream_t stream)
+{
+    RT_RETURN(rt_graphics_map(__func__, false, count, resources, stream));
+}
+
+RT_API cudaError_t cudaGraphicsResourceGetMappedPointer(void **devPtr, size_t *size,
+                                                        cudaGraphicsResource_t resource)
+{
+    if (!devPtr || !size)
+        RT_RETURN(cudaErrorInvalidValue);
+    if (!resource)
+        RT_RETURN(cudaErrorInvalidResourceHandle);
+    rt_device *d;
+    cudaError_t e = RT_GFX_ENTER(rt_drv, cuGraphicsResourceGetMappedPointer, &d);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    CUdeviceptr p = 0;
+    size_t bytes = 0;
+    e = rt_driver_result(d, rt_drv.cuGraphicsResourceGetMappedPointer(
+                                &p, &bytes, (CUgraphicsResource)resource));
+    if (e == cudaSuccess) {
+        *devPtr = (void *)(uintptr_t)p;
+        *size = bytes;
+    }
+    if (e == cudaSuccess)
+        RT_TRACE("resource %p mapped at %#llx (%zu bytes)", (void *)resource,
+                 (unsigned long long)p, bytes);
+    RT_RETURN(e);
+}
+
+RT_API cudaError_t cudaGraphicsSubResourceGetMappedArray(cudaArray_t *array,
+                                                         cudaGraphicsResource_t resource,
+                                                         unsigned int arrayIndex,
+                                                         unsigned int mipLevel)
+{
+    if (!array)
+        RT_RETURN(cudaErrorInvalidValue);
+    if (!resource)
+        RT_RETURN(cudaErrorInvalidResourceHandle);
+    rt_device *d;
+    cudaError_t e = RT_GFX_ENTER(rt_drv, cuGraphicsSubResourceGetMappedArray, &d);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    CUarray a = NULL;
+    e = rt_driver_result(d, rt_drv.cuGraphicsSubResourceGetMappedArray(
+                                &a, (CUgraphicsResource)resource, arrayIndex, mipLevel));
+    if (e == cudaSuccess)
+        *array = (cudaArray_t)a;
+    RT_TRACE("resource %p: array %u, level %u mapped as array %p: %s", (void *)resource,
+             arrayIndex, mipLevel, (void *)a, rt_error_name(e));
+    RT_RETURN(e);
+}
+
+RT_API cudaError_t cudaGraphicsResourceGetMappedMipmappedArray(
+    cudaMipmappedArray_t *mipmappedArray, cudaGraphicsResource_t resource)
+{
+    if (!mipmappedArray)
+        RT_RETURN(cudaErrorInvalidValue);
+    if (!resource)
+        RT_RETURN(cudaErrorInvalidResourceHandle);
+    rt_device *d;
+    cudaError_t e = RT_GFX_ENTER(rt_drv, cuGraphicsResourceGetMappedMipmappedArray, &d);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    CUmipmappedArray m = NULL;
+    e = rt_driver_result(d, rt_drv.cuGraphicsResourceGetMappedMipmappedArray(
+                                &m, (CUgraphicsResource)resource));
+    if (e == cudaSuccess)
+        *mipmappedArray = (cudaMipmappedArray_t)m;
+    RT_TRACE("resource %p mapped as mipmapped array %p: %s", (void *)resource, (void *)m,
+             rt_error_name(e));
+    RT_RETURN(e);
+}
+
+/* ---- the legacy buffer objects (deprecated since CUDA 3.0) ----------------------------------- */
+
+/* Each is the driver's legacy call of the same name, in the current context. */
+
+RT_API cudaError_t cudaGLRegisterBufferObject(GLuint bufObj)
+{
+    rt_device *d;
+    cudaError_t e = RT_GFX_ENTER(rt_gfx, cuGLRegisterBufferObject, &d);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    e = rt_driver_result(d, rt_gfx.cuGLRegisterBufferObject(bufObj));
+    RT_TRACE("registered GL buffer object %u (legacy): %s", bufObj, rt_error_name(e));
+    RT_RETURN(e);
+}
+
+RT_API cudaError_t cudaGLUnregisterBufferObject(GLuint bufObj)
+{
+    rt_device *d;
+    cudaError_t e = RT_GFX_ENTER(rt_gfx, cuGLUnregisterBufferObject, &d);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    e = rt_driver_result(d, rt_gfx.cuGLUnregisterBufferObject(bufObj));
+    RT_TRACE("unregistered GL buffer object %u (legacy): %s", bufObj, rt_error_name(e));
+    RT_RETURN(e);
+}
+
+RT_API cudaError_t cudaGLSetBufferObjectMapFlags(GLuint bufObj, unsigned int flags)
+{
+    rt_device *d;
+    cudaError_t e = RT_GFX_ENTER(rt_gfx, cuGLSetBufferObjectMapFlags, &d);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    RT_RETURN(rt_driver_result(d, rt_gfx.cuGLSetBufferObjectMapFlags(bufObj, flags)));
+}
+
+static cudaError_t rt_gl_map_buffer(bool async, void **devPtr, GLuint bufObj,
+                                    cudaStream_t stream)
+{
+    if (!devPtr)
+        return cudaErrorInvalidValue;
+    rt_device *d;
+    cudaError_t e = async ? RT_GFX_ENTER(rt_gfx, cuGLMapBufferObjectAsync, &d)
+                          : RT_GFX_ENTER(rt_gfx, cuGLMapBufferObject, &d);
+    if (e != cudaSuccess)
+        return e;
+    CUdeviceptr p = 0;
+    size_t size = 0;
+    e = rt_driver_result(d, async ? rt_gfx.cuGLMapBufferObjectAsync(&p, &size, bufObj,
+                                                                    rt_stream(stream, false))
+                                  : rt_gfx.cuGLMapBufferObject(&p, &size, bufObj));
+    if (e == cudaSuccess)
+        *devPtr = (void *)(uintptr_t)p;
+    RT_TRACE("GL buffer object %u mapped at %#llx (%zu bytes, legacy%s): %s", bufObj,
+             (unsigned long long)p, size, async ? ", async" : "", rt_error_name(e));
+    return e;
+}
+
+RT_API cudaError_t cudaGLMapBufferObject(void **devPtr, GLuint bufObj)
+{
+    RT_RETURN(rt_gl_map_buffer(false, devPtr, bufObj, NULL));
+}
+
+RT_API cudaError_t cudaGLMapBufferObjectAsync(void **devPtr, GLuint bufObj, cudaStream_t stream)
+{
+    RT_RETURN(rt_gl_map_buffer(true, devPtr, bufObj, stream));
+}
+
+RT_API cudaError_t cudaGLUnmapBufferObject(GLuint bufObj)
+{
+    rt_device *d;
+    cudaError_t e = RT_GFX_ENTER(rt_gfx, cuGLUnmapBufferObject, &d);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    e = rt_driver_result(d, rt_gfx.cuGLUnmapBufferObject(bufObj));
+    RT_TRACE("GL buffer object %u unmapped (legacy): %s", bufObj, rt_error_name(e));
+    RT_RETURN(e);
+}
+
+RT_API cudaError_t cudaGLUnmapBufferObjectAsync(GLuint bufObj, cudaStream_t stream)
+{
+    rt_device *d;
+    cudaError_t e = RT_GFX_ENTER(rt_gfx, cuGLUnmapBufferObjectAsync, &d);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    e = rt_driver_result(d, rt_gfx.cuGLUnmapBufferObjectAsync(bufObj, rt_stream(stream, false)));
+    RT_TRACE("GL buffer object %u unmapped on stream %p (legacy): %s", bufObj, (void *)stream,
+             rt_error_name(e));
+    RT_RETURN(e);
+}
