@@ -489,10 +489,47 @@ static void graph_nodes_add_get_set_and_exec_set(void **state)
     assert_cuda(cudaGraphExecExternalSemaphoresWaitNodeSetParams(exec, wt, NULL),
                 cudaErrorInvalidValue);
 
+    /* A clone has the node with its own copy of the parameters. */
+    cudaGraph_t clone = NULL;
+    assert_cuda(cudaGraphClone(&clone, graph), cudaSuccess);
+    cudaGraphNode_t sig_clone = NULL;
+    assert_cuda(cudaGraphNodeFindInClone(&sig_clone, sig, clone), cudaSuccess);
+    assert_cuda(cudaGraphExternalSemaphoresSignalNodeGetParams(sig_clone, &got), cudaSuccess);
+    assert_int_equal(got.numExtSems, 2);
+    assert_int_equal(got.paramsArray[1].params.fence.value, 7);
+    assert_cuda(cudaGraphDestroy(clone), cudaSuccess);
+
     assert_cuda(cudaGraphExecDestroy(exec), cudaSuccess);
     assert_cuda(cudaGraphDestroy(graph), cudaSuccess);
     assert_cuda(cudaDestroyExternalSemaphore(s[0]), cudaSuccess);
     assert_cuda(cudaDestroyExternalSemaphore(s[1]), cudaSuccess);
+}
+
+/* cudaDeviceReset destroys what was imported into the context: later calls on those handles
+ * are refused before the driver sees them. */
+static void handles_from_before_a_reset_are_refused(void **state)
+{
+    (void)state;
+    cudaExternalMemory_t mem = import_memfd(NULL);
+    cudaExternalSemaphore_t s = import_semaphore();
+    struct cudaExternalMemoryBufferDesc b;
+    memset(&b, 0, sizeof b);
+    b.size = 4096;
+    void *buffer = NULL;
+    assert_cuda(cudaExternalMemoryGetMappedBuffer(&buffer, mem, &b), cudaSuccess);
+    assert_cuda(cudaDeviceReset(), cudaSuccess);
+    fk.fake_reset_log();
+    assert_cuda(cudaExternalMemoryGetMappedBuffer(&buffer, mem, &b),
+                cudaErrorInvalidResourceHandle);
+    assert_cuda(cudaDestroyExternalMemory(mem), cudaErrorInvalidResourceHandle);
+    struct cudaExternalSemaphoreSignalParams sp = signal_value(1);
+    assert_cuda(cudaSignalExternalSemaphoresAsync(&s, &sp, 1, 0), cudaErrorInvalidResourceHandle);
+    assert_cuda(cudaDestroyExternalSemaphore(s), cudaErrorInvalidResourceHandle);
+    assert_int_equal(fk.fake_count_calls("cuDestroyExternalMemory"), 0);
+    assert_int_equal(fk.fake_count_calls("cuSignalExternalSemaphoresAsync"), 0);
+    /* New imports work in the new context. */
+    mem = import_memfd(NULL);
+    assert_cuda(cudaDestroyExternalMemory(mem), cudaSuccess);
 }
 
 static void generic_nodes_and_capture_make_semaphore_nodes(void **state)
@@ -604,6 +641,7 @@ int main(void)
         cmocka_unit_test(graph_nodes_add_get_set_and_exec_set),
         cmocka_unit_test(generic_nodes_and_capture_make_semaphore_nodes),
         cmocka_unit_test(trace_names_each_handle),
+        cmocka_unit_test(handles_from_before_a_reset_are_refused),
     };
     return cmocka_run_group_tests_name("external", tests, setup, NULL);
 }
