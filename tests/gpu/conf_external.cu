@@ -327,7 +327,7 @@ int main(void)
                 check("mipmapped array level 0 round trip", memcmp(in, out, sizeof in) == 0);
                 probe("cudaFreeMipmappedArray(mapped)", cudaFreeMipmappedArray(mm), cudaSuccess);
             }
-            md.numLevels = 2;              // more than one level of a non-dedicated import
+            md.numLevels = 2;
             e = cudaExternalMemoryGetMappedMipmappedArray(&mm, mem, &md);
             probe("map mipmapped array: 2 levels", e, -1);
             if (e == cudaSuccess)
