@@ -10,6 +10,7 @@
  *   graph_nodes.c    building nodes: one Add/Get/Set family per node kind, and the generic
  *                    cudaGraphAddNode / cudaGraphNodeSetParams form
  *   graph_params.c   the runtime's node parameters translated to the driver's and back
+ *   graph_extsem.c   nodes that signal and wait on external semaphores (external.c)
  *   graph_exec.c     executable graphs: instantiate, launch, upload, update, per-node edits
  *   graph_capture.c  stream capture
  *   mempool.c        the stream-ordered allocator, memory pools and the graph memory pool

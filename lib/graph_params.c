@@ -46,7 +46,11 @@ _Static_assert(sizeof(struct cudaExternalSemaphoreSignalNodeParamsV2) ==
                    sizeof(struct cudaExternalSemaphoreSignalParams) ==
                        sizeof(CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS) &&
                    sizeof(struct cudaExternalSemaphoreWaitParams) ==
-                       sizeof(CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS),
+                       sizeof(CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS) &&
+                   offsetof(struct cudaExternalSemaphoreWaitNodeParamsV2, numExtSems) ==
+                       offsetof(struct cudaExternalSemaphoreSignalNodeParamsV2, numExtSems) &&
+                   offsetof(struct cudaExternalSemaphoreWaitNodeParamsV2, paramsArray) ==
+                       offsetof(struct cudaExternalSemaphoreSignalNodeParamsV2, paramsArray),
                "external semaphore node parameters differ");
 _Static_assert(offsetof(struct cudaConditionalNodeParams, phGraph_out) ==
                    offsetof(CUDA_CONDITIONAL_NODE_PARAMS, phGraph_out),
@@ -355,6 +359,14 @@ cudaError_t rt_graph_node_params(const struct cudaGraphNodeParams *p, rt_device 
     case cudaGraphNodeTypeMemAlloc:
         /* As cudaGraphAddMemAllocNode: a count without the array would be read through NULL. */
         if (p->alloc.accessDescCount && !p->alloc.accessDescs)
+            e = cudaErrorInvalidValue;
+        break;
+    case cudaGraphNodeTypeExtSemaphoreSignal:
+    case cudaGraphNodeTypeExtSemaphoreWait:
+        /* As cudaGraphAddExternalSemaphoresSignalNode: the arrays are read for each semaphore.
+         * The wait's members are at the signal's offsets (checked above). */
+        if (p->extSemSignal.numExtSems &&
+            (!p->extSemSignal.extSemArray || !p->extSemSignal.paramsArray))
             e = cudaErrorInvalidValue;
         break;
     default:

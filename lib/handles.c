@@ -1,5 +1,6 @@
 /*
- * handles.c - the streams, events, executable graphs and arrays the runtime made, by context.
+ * handles.c - the streams, events, executable graphs, arrays and imported memory and semaphores
+ * the runtime made, by context.
  *
  * These are the driver's own handles, handed out unwrapped (stream.h), so the runtime needs no
  * table to use them.  It keeps one for a single purpose: cudaDeviceReset destroys every one of

@@ -329,7 +329,7 @@ static inline cudaError_t rt_driver_result(rt_device *d, CUresult r)
 
 typedef enum rt_handle_kind {
     RT_HANDLE_STREAM, RT_HANDLE_EVENT, RT_HANDLE_GRAPH_EXEC, RT_HANDLE_ARRAY,
-    RT_HANDLE_MIPMAPPED_ARRAY,
+    RT_HANDLE_MIPMAPPED_ARRAY, RT_HANDLE_EXTERNAL_MEMORY, RT_HANDLE_EXTERNAL_SEMAPHORE,
 } rt_handle_kind;
 
 /* Records a handle the runtime made in device d's current context (not for a foreign one). */

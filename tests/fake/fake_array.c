@@ -352,8 +352,8 @@ static size_t half(size_t n)
     return n > 1 ? n / 2 : n;
 }
 
-static CUresult mipmap_create(CUmipmappedArray *handle, const CUDA_ARRAY3D_DESCRIPTOR *d,
-                              unsigned levels)
+CUresult fake_mipmap_create(CUmipmappedArray *handle, const CUDA_ARRAY3D_DESCRIPTOR *d,
+                            unsigned levels)
 {
     CUresult rc = fake_need_ctx(NULL);
     if (rc == CUDA_SUCCESS && (!handle || !d || levels == 0))
@@ -408,7 +408,7 @@ static CUresult CUDAAPI f_cuMipmappedArrayCreate(CUmipmappedArray *handle,
                              d ? (unsigned)d->Format : 0, d ? d->NumChannels : 0,
                              d ? d->Flags : 0, levels);
     if (rc == CUDA_SUCCESS)
-        rc = mipmap_create(handle, d, levels);
+        rc = fake_mipmap_create(handle, d, levels);
     return fake_leave(rc);
 }
 
@@ -431,6 +431,16 @@ static CUresult CUDAAPI f_cuMipmappedArrayGetLevel(CUarray *out, CUmipmappedArra
     return fake_leave(rc);
 }
 
+void fake_mipmap_drop(CUmipmappedArray handle)
+{
+    size_t index = 0;
+    fake_mipmap *m = find_mipmap(handle, &index);
+    if (m) {
+        fake_vec_remove(&mipmaps, index);
+        mipmap_free(m);
+    }
+}
+
 static CUresult CUDAAPI f_cuMipmappedArrayDestroy(CUmipmappedArray handle)
 {
     CUresult rc = fake_enter("cuMipmappedArrayDestroy", "mipmap=%p", (void *)handle);
@@ -450,17 +460,12 @@ static CUresult CUDAAPI f_cuMipmappedArrayDestroy(CUmipmappedArray handle)
 CUmipmappedArray fake_mipmap_new(const CUDA_ARRAY3D_DESCRIPTOR *d, unsigned levels)
 {
     CUmipmappedArray handle = NULL;
-    return mipmap_create(&handle, d, levels) == CUDA_SUCCESS ? handle : NULL;
+    return fake_mipmap_create(&handle, d, levels) == CUDA_SUCCESS ? handle : NULL;
 }
 
 void fake_mipmap_release(CUmipmappedArray handle)
 {
-    size_t index = 0;
-    fake_mipmap *m = find_mipmap(handle, &index);
-    if (m) {
-        fake_vec_remove(&mipmaps, index);
-        mipmap_free(m);
-    }
+    fake_mipmap_drop(handle);
 }
 
 /* ---- texture and surface objects ------------------------------------------------------------ */

@@ -29,6 +29,11 @@ typedef struct fake_mipmap {
 /* With the fake's lock held: the live array or mipmapped array of a handle, or NULL. */
 fake_array *fake_array_find(CUarray handle);
 fake_mipmap *fake_mipmap_find(CUmipmappedArray handle);
+/* With the fake's lock held: cuMipmappedArrayCreate's work (a mipmapped array mapped from
+ * imported memory is made the same way, fake_external.c). */
+CUresult fake_mipmap_create(CUmipmappedArray *handle, const CUDA_ARRAY3D_DESCRIPTOR *d,
+                            unsigned levels);
+void fake_mipmap_drop(CUmipmappedArray handle);     /* destroys one fake_mipmap_create made */
 
 /* With the fake's lock held: the host storage of a live array and its extent in bytes (a row of
  * width_bytes, height rows (1 for 1D), depth slices (1 for 2D)).  Returns 0, or -1 when `array`

@@ -214,6 +214,12 @@ int fake_capture_memset(CUstream stream, const CUDA_MEMSET_NODE_PARAMS *set, CUr
     CAPTURE_NODE(CU_GRAPH_NODE_TYPE_MEMSET, fake_node_memset(n, set));
 }
 
+int fake_capture_extsem(CUstream stream, CUgraphNodeType type, const CUexternalSemaphore *sems,
+                        const void *params, unsigned count, CUresult *rc)
+{
+    CAPTURE_NODE(type, fake_node_extsem(n, sems, params, count));
+}
+
 int fake_capture_host(CUstream stream, CUhostFn fn, void *user_data, CUresult *rc)
 {
     const CUDA_HOST_NODE_PARAMS host = { fn, user_data };

@@ -148,6 +148,8 @@ void fake_node_free(fake_node *n)
             fake_graph_free(n->bodies[i]);
     free(n->bodies);
     free(n->body_handles);
+    free(n->ext_sems);
+    free(n->ext_params);
     if (n->gmem)
         fake_gmem_put(n->gmem);
     if (n->cond)
@@ -228,8 +230,10 @@ static fake_node *node_clone(const fake_node *n, fake_graph *into, int for_exec)
     c->body_handles = NULL;
     c->gmem = NULL;
     c->cond = NULL;
-    int ok = 1;
-    if (n->kernel && (ok = (c->params = malloc(n->kernel->param_size + 1)) != NULL))
+    c->ext_sems = NULL;
+    c->ext_params = NULL;
+    int ok = fake_node_extsem_copy(c, n) == 0;
+    if (ok && n->kernel && (ok = (c->params = malloc(n->kernel->param_size + 1)) != NULL))
         memcpy(c->params, n->params, n->kernel->param_size + 1);
     if (ok && n->kernel && n->arg_ptrs)
         ok = fake_node_arg_ptrs(c) == 0;

@@ -77,6 +77,10 @@ struct fake_node {
     unsigned cond_size;
     fake_graph **bodies;               /* owned */
     CUgraph *body_handles;             /* the array handed out in phGraph_out */
+    /* external semaphore signal / wait (fake_external.c) */
+    CUexternalSemaphore *ext_sems;     /* owned, ext_count */
+    void *ext_params;                  /* owned: ext_count signal or wait parameters */
+    unsigned ext_count;
 };
 
 typedef struct fake_uref {
@@ -148,6 +152,13 @@ CUresult fake_node_host(fake_node *n, const CUDA_HOST_NODE_PARAMS *h);
 CUresult fake_node_event(fake_node *n, CUevent e);
 CUresult fake_node_alloc(fake_node *n, CUDA_MEM_ALLOC_NODE_PARAMS *p);
 CUresult fake_node_mem_free(fake_node *n, CUdeviceptr dptr);
+/* fake_external.c: an external semaphore node's semaphores and parameters (n->type says
+ * signal or wait; params points at count CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS or ..._WAIT_PARAMS),
+ * copied into n; a copy of them for a clone; what a launch does for the node. */
+CUresult fake_node_extsem(fake_node *n, const CUexternalSemaphore *sems, const void *params,
+                          unsigned count);
+int fake_node_extsem_copy(fake_node *into, const fake_node *from);
+void fake_node_extsem_run(const fake_node *n);
 /* Generic parameters (cuGraphNodeSetParams / cuGraphExecNodeSetParams) on an existing node. */
 CUresult fake_node_set_generic(fake_node *n, CUgraphNodeParams *p);
 /* Whether `from` can replace `into` in place, and the copy of its parameters. */

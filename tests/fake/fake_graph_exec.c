@@ -311,6 +311,11 @@ static void run_graph(const fake_graph *g, CUstream stream)
                 fake_gmem_mark(fake_gmem_at(n->free_ptr), 0);
             break;
         case CU_GRAPH_NODE_TYPE_CONDITIONAL: body = cond_body(n); break;
+        case CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL:
+        case CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT:
+            if (enabled)
+                fake_node_extsem_run(n);
+            break;
         default: break;
         }
         fake_unlock();
@@ -464,6 +469,8 @@ CUresult fake_graph_update_apply(fake_graph *into, const fake_graph *from)
         a->set = b->set;
         a->host = b->host;
         a->event = b->event;
+        if ((a->ext_sems || b->ext_sems) && fake_node_extsem_copy(a, b) != 0)
+            return CUDA_ERROR_OUT_OF_MEMORY;
         CUresult rc = a->child ? fake_graph_update_apply(a->child, b->child) : CUDA_SUCCESS;
         for (unsigned j = 0; rc == CUDA_SUCCESS && a->bodies && j < a->cond_size; j++)
             rc = fake_graph_update_apply(a->bodies[j], b->bodies[j]);

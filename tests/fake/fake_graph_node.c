@@ -253,6 +253,8 @@ static size_t params_used(CUgraphNodeType type)
     case CU_GRAPH_NODE_TYPE_MEM_ALLOC: return sizeof(CUDA_MEM_ALLOC_NODE_PARAMS_v2);
     case CU_GRAPH_NODE_TYPE_MEM_FREE: return sizeof(CUDA_MEM_FREE_NODE_PARAMS);
     case CU_GRAPH_NODE_TYPE_CONDITIONAL: return sizeof(CUDA_CONDITIONAL_NODE_PARAMS);
+    case CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL: return sizeof(CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2);
+    case CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT: return sizeof(CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2);
     default: return sizeof(((CUgraphNodeParams *)0)->reserved1);
     }
 }
@@ -297,7 +299,11 @@ static CUresult set_kind(fake_node *n, CUgraphNodeParams *p)
     case CU_GRAPH_NODE_TYPE_WAIT_EVENT: return fake_node_event(n, p->eventWait.event);
     case CU_GRAPH_NODE_TYPE_EVENT_RECORD: return fake_node_event(n, p->eventRecord.event);
     case CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL:
+        return fake_node_extsem(n, p->extSemSignal.extSemArray, p->extSemSignal.paramsArray,
+                                p->extSemSignal.numExtSems);
     case CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT:
+        return fake_node_extsem(n, p->extSemWait.extSemArray, p->extSemWait.paramsArray,
+                                p->extSemWait.numExtSems);
     case CU_GRAPH_NODE_TYPE_BATCH_MEM_OP:
         return CUDA_ERROR_NOT_SUPPORTED;        /* not modelled */
     default: return CUDA_ERROR_INVALID_VALUE;

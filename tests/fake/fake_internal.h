@@ -92,6 +92,10 @@ typedef struct fake_alloc {
     size_t size;
     int managed;
     fake_ctx *ctx;
+    /* Memory the allocation does not own (a buffer mapped from imported memory, fake_external.c):
+     * freeing it calls release instead of free(ptr), and the range is not kept reserved. */
+    void (*release)(struct fake_alloc *a);
+    void *owner;
 } fake_alloc;
 
 typedef struct fake_failure {
@@ -152,6 +156,8 @@ int fake_is_device_reachable(const void *p, size_t n);
  * operand runs through it. */
 CUresult fake_copy_3d(const CUDA_MEMCPY3D *c);
 CUresult fake_mem_alloc(CUdeviceptr *dptr, size_t bytes, int managed);
+/* Frees an allocation at once (not kept reserved), through its release hook if it has one. */
+void fake_alloc_drop(fake_alloc *a);
 
 /* Launches (with the lock held): validation, parameter packing, and the whole recorded launch
  * that cuLaunchKernel does, for the other launch entry points to share.  fake_launch_run drops
@@ -191,6 +197,9 @@ int fake_capture_kernel(CUstream stream, const CUDA_KERNEL_NODE_PARAMS *p, CUres
 int fake_capture_copy(CUstream stream, const CUDA_MEMCPY3D *copy, CUresult *rc);
 int fake_capture_memset(CUstream stream, const CUDA_MEMSET_NODE_PARAMS *set, CUresult *rc);
 int fake_capture_host(CUstream stream, CUhostFn fn, void *user_data, CUresult *rc);
+/* type: CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL or _WAIT (fake_external.c's parameters). */
+int fake_capture_extsem(CUstream stream, CUgraphNodeType type, const CUexternalSemaphore *sems,
+                        const void *params, unsigned count, CUresult *rc);
 int fake_capture_alloc(CUstream stream, CUdevice device, size_t bytes, CUdeviceptr *dptr,
                        CUresult *rc);
 int fake_capture_free(CUstream stream, CUdeviceptr dptr, CUresult *rc);
@@ -234,5 +243,6 @@ extern const proc_entry fake_procs_library[];    /* libraries and their kernels 
 extern const proc_entry fake_procs_link[];       /* JIT linker, export tables (fake_link.c) */
 extern const proc_entry fake_procs_graphics[];   /* GL resources, mapping (fake_graphics.c) */
 extern const proc_entry fake_procs_graphics_egl[]; /* EGL, EGLStreams, VDPAU */
+extern const proc_entry fake_procs_external[];   /* imported memory and semaphores, their nodes */
 
 #endif

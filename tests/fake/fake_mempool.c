@@ -153,8 +153,7 @@ static CUresult CUDAAPI f_cuMemFreeAsync(CUdeviceptr dptr, CUstream stream)
     if (rc == CUDA_SUCCESS && !(a = fake_find_alloc((void *)(uintptr_t)dptr, &index)))
         rc = CUDA_ERROR_INVALID_VALUE;
     if (rc == CUDA_SUCCESS) {
-        free(a->ptr);
-        free(a);
+        fake_alloc_drop(a);
         fake_vec_remove(&fake_g.allocs, index);
         for (size_t i = 0; i < pool_allocs.count; i++) {
             fake_pool_alloc *pa = pool_allocs.items[i];

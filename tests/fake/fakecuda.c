@@ -253,8 +253,21 @@ fake_alloc *fake_find_alloc(const void *ptr, size_t *index)
 
 static ptr_vec retired;
 
+void fake_alloc_drop(fake_alloc *a)
+{
+    if (a->release)
+        a->release(a);
+    else
+        free(a->ptr);
+    free(a);
+}
+
 static void retire(fake_alloc *a)
 {
+    if (a->release) {             /* not ours: nothing to keep reserved */
+        fake_alloc_drop(a);
+        return;
+    }
     if (retired.count == FAKE_RETIRE_KEEP) {
         fake_alloc *oldest = retired.items[0];
         fake_vec_remove(&retired, 0);
@@ -1139,7 +1152,8 @@ FAKE_EXPORT CUresult CUDAAPI cuGetProcAddress_v2(const char *symbol, void **pfn,
                                          fake_procs_query, fake_procs_notify,
                                          fake_procs_array_props, fake_procs_batch,
                                          fake_procs_library, fake_procs_link,
-                                         fake_procs_graphics, fake_procs_graphics_egl };
+                                         fake_procs_graphics, fake_procs_graphics_egl,
+                                         fake_procs_external };
     for (size_t t = 0; t < sizeof tables / sizeof *tables; t++) {
         for (const proc_entry *p = tables[t]; p->name; p++) {
             if (strcmp(p->name, symbol) != 0 || fake_hidden(symbol))

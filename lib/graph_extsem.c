@@ -1,0 +1,137 @@
+/*
+ * graph_extsem.c - graph nodes that signal or wait on external semaphores (external.c imports
+ * them): Add, GetParams and SetParams of each kind, and their edits in an executable graph.
+ *
+ * The runtime's node parameters are the driver's (an array of semaphores, an array of
+ * cudaExternalSemaphoreSignalParams or ...WaitParams with the driver's layout, and their count),
+ * checked below, so they pass through.  The driver copies both arrays when a node is created or
+ * set; GetParams hands back arrays the node owns, valid until its parameters change.
+ *
+ * The generic form (cudaGraphAddNode with cudaGraphNodeTypeExtSemaphoreSignal / ...Wait) passes
+ * through graph_params.c the same way; stream capture of cudaSignalExternalSemaphoresAsync and
+ * cudaWaitExternalSemaphoresAsync makes these nodes in the driver.
+ */
+#include "graph.h"
+
+_Static_assert(sizeof(struct cudaExternalSemaphoreSignalNodeParams) ==
+                       sizeof(CUDA_EXT_SEM_SIGNAL_NODE_PARAMS) &&
+                   offsetof(struct cudaExternalSemaphoreSignalNodeParams, numExtSems) ==
+                       offsetof(CUDA_EXT_SEM_SIGNAL_NODE_PARAMS, numExtSems),
+               "external semaphore signal node parameters differ");
+_Static_assert(sizeof(struct cudaExternalSemaphoreWaitNodeParams) ==
+                       sizeof(CUDA_EXT_SEM_WAIT_NODE_PARAMS) &&
+                   offsetof(struct cudaExternalSemaphoreWaitNodeParams, numExtSems) ==
+                       offsetof(CUDA_EXT_SEM_WAIT_NODE_PARAMS, numExtSems),
+               "external semaphore wait node parameters differ");
+_Static_assert((int)cudaGraphNodeTypeExtSemaphoreSignal ==
+                       (int)CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL &&
+                   (int)cudaGraphNodeTypeExtSemaphoreWait == (int)CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT,
+               "external semaphore node types differ");
+
+/* Parameters the driver can read: present, and arrays wherever there is a semaphore. */
+static bool rt_extsem_params_ok(const void *params, const void *sems, const void *values,
+                                unsigned count)
+{
+    return params && (!count || (sems && values));
+}
+#define RT_EXTSEM_OK(p) \
+    rt_extsem_params_ok((p), (p) ? (p)->extSemArray : NULL, (p) ? (p)->paramsArray : NULL, \
+                        (p) ? (p)->numExtSems : 0)
+
+/* ---- signal nodes --------------------------------------------------------------------------- */
+
+RT_API cudaError_t cudaGraphAddExternalSemaphoresSignalNode(
+    cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+    size_t numDependencies, const struct cudaExternalSemaphoreSignalNodeParams *nodeParams)
+{
+    if (!pGraphNode || !RT_EXTSEM_OK(nodeParams))
+        RT_RETURN(cudaErrorInvalidValue);
+    RT_GRAPH_ENTER(d);
+    RT_RETURN(rt_driver_result(d, rt_drv.cuGraphAddExternalSemaphoresSignalNode(
+                                     pGraphNode, graph, pDependencies, numDependencies,
+                                     (const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *)nodeParams)));
+}
+
+RT_API cudaError_t cudaGraphExternalSemaphoresSignalNodeGetParams(
+    cudaGraphNode_t hNode, struct cudaExternalSemaphoreSignalNodeParams *params_out)
+{
+    if (!params_out)
+        RT_RETURN(cudaErrorInvalidValue);
+    RT_GRAPH_ENTER(d);
+    RT_RETURN(rt_driver_result(d, rt_drv.cuGraphExternalSemaphoresSignalNodeGetParams(
+                                     hNode, (CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *)params_out)));
+}
+
+RT_API cudaError_t cudaGraphExternalSemaphoresSignalNodeSetParams(
+    cudaGraphNode_t hNode, const struct cudaExternalSemaphoreSignalNodeParams *nodeParams)
+{
+    if (!RT_EXTSEM_OK(nodeParams))
+        RT_RETURN(cudaErrorInvalidValue);
+    RT_GRAPH_ENTER(d);
+    RT_RETURN(rt_driver_result(d, rt_drv.cuGraphExternalSemaphoresSignalNodeSetParams(
+                                     hNode, (const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *)nodeParams)));
+}
+
+RT_API cudaError_t cudaGraphExecExternalSemaphoresSignalNodeSetParams(
+    cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode,
+    const struct cudaExternalSemaphoreSignalNodeParams *nodeParams)
+{
+    if (!RT_EXTSEM_OK(nodeParams))
+        RT_RETURN(cudaErrorInvalidValue);
+    rt_device *d;
+    cudaError_t e = rt_graph_exec_enter(hGraphExec, &d);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    RT_RETURN(rt_driver_result(d, rt_drv.cuGraphExecExternalSemaphoresSignalNodeSetParams(
+                                     hGraphExec, hNode,
+                                     (const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *)nodeParams)));
+}
+
+/* ---- wait nodes ----------------------------------------------------------------------------- */
+
+RT_API cudaError_t cudaGraphAddExternalSemaphoresWaitNode(
+    cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+    size_t numDependencies, const struct cudaExternalSemaphoreWaitNodeParams *nodeParams)
+{
+    if (!pGraphNode || !RT_EXTSEM_OK(nodeParams))
+        RT_RETURN(cudaErrorInvalidValue);
+    RT_GRAPH_ENTER(d);
+    RT_RETURN(rt_driver_result(d, rt_drv.cuGraphAddExternalSemaphoresWaitNode(
+                                     pGraphNode, graph, pDependencies, numDependencies,
+                                     (const CUDA_EXT_SEM_WAIT_NODE_PARAMS *)nodeParams)));
+}
+
+RT_API cudaError_t cudaGraphExternalSemaphoresWaitNodeGetParams(
+    cudaGraphNode_t hNode, struct cudaExternalSemaphoreWaitNodeParams *params_out)
+{
+    if (!params_out)
+        RT_RETURN(cudaErrorInvalidValue);
+    RT_GRAPH_ENTER(d);
+    RT_RETURN(rt_driver_result(d, rt_drv.cuGraphExternalSemaphoresWaitNodeGetParams(
+                                     hNode, (CUDA_EXT_SEM_WAIT_NODE_PARAMS *)params_out)));
+}
+
+RT_API cudaError_t cudaGraphExternalSemaphoresWaitNodeSetParams(
+    cudaGraphNode_t hNode, const struct cudaExternalSemaphoreWaitNodeParams *nodeParams)
+{
+    if (!RT_EXTSEM_OK(nodeParams))
+        RT_RETURN(cudaErrorInvalidValue);
+    RT_GRAPH_ENTER(d);
+    RT_RETURN(rt_driver_result(d, rt_drv.cuGraphExternalSemaphoresWaitNodeSetParams(
+                                     hNode, (const CUDA_EXT_SEM_WAIT_NODE_PARAMS *)nodeParams)));
+}
+
+RT_API cudaError_t cudaGraphExecExternalSemaphoresWaitNodeSetParams(
+    cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode,
+    const struct cudaExternalSemaphoreWaitNodeParams *nodeParams)
+{
+    if (!RT_EXTSEM_OK(nodeParams))
+        RT_RETURN(cudaErrorInvalidValue);
+    rt_device *d;
+    cudaError_t e = rt_graph_exec_enter(hGraphExec, &d);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    RT_RETURN(rt_driver_result(d, rt_drv.cuGraphExecExternalSemaphoresWaitNodeSetParams(
+                                     hGraphExec, hNode,
+                                     (const CUDA_EXT_SEM_WAIT_NODE_PARAMS *)nodeParams)));
+}
