@@ -60,7 +60,8 @@ static size_t rt_ipc_block_size(CUdeviceptr ptr)
 {
     CUdeviceptr base = 0;
     size_t size = 0;
-    if (!rt_drv.cuMemGetAddressRange || rt_drv.cuMemGetAddressRange(&base, &size, ptr) != CUDA_SUCCESS)
+    if (!rt_drv.cuMemGetAddressRange ||
+        rt_drv.cuMemGetAddressRange(&base, &size, ptr) != CUDA_SUCCESS)
         return 0;
     return size;
 }

@@ -258,7 +258,7 @@ extern const proc_entry fake_procs_mempool[];    /* pools, async allocation, gra
 extern const proc_entry fake_procs_query[];      /* range attributes, device capabilities */
 extern const proc_entry fake_procs_notify[];     /* async notifications, logs, bank size */
 extern const proc_entry fake_procs_library[];    /* libraries and their kernels (fake_library.c) */
-extern const proc_entry fake_procs_link[];
-extern const proc_entry fake_procs_ipc[];        /* IPC memory, events, pool sharing */       /* JIT linker, export tables (fake_link.c) */
+extern const proc_entry fake_procs_link[];       /* JIT linker, export tables (fake_link.c) */
+extern const proc_entry fake_procs_ipc[];        /* IPC memory, events, pool sharing */
 
 #endif

@@ -293,7 +293,8 @@ static CUresult CUDAAPI f_cuMemPoolImportFromShareableHandle(CUmemoryPool *pool_
     if (rc == CUDA_SUCCESS)
         rc = fake_need_ctx(&ctx);
     unsigned char data[IPC_POOL_BYTES];
-    if (rc == CUDA_SUCCESS && (!pool_out || flags || type != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR ||
+    if (rc == CUDA_SUCCESS && (!pool_out || flags ||
+                               type != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR ||
                                pread(fd, data, sizeof data, 0) != (ssize_t)sizeof data ||
                                memcmp(data, IPC_POOL_MAGIC, 8) != 0))
         rc = CUDA_ERROR_INVALID_VALUE;
@@ -385,7 +386,8 @@ const proc_entry fake_procs_ipc[] = {
     {"cuIpcCloseMemHandle", 4010, 99999, (void *)f_cuIpcCloseMemHandle},
     {"cuIpcGetEventHandle", 4010, 99999, (void *)f_cuIpcGetEventHandle},
     {"cuIpcOpenEventHandle", 4010, 99999, (void *)f_cuIpcOpenEventHandle},
-    {"cuMemPoolExportToShareableHandle", 11020, 99999, (void *)f_cuMemPoolExportToShareableHandle},
+    {"cuMemPoolExportToShareableHandle", 11020, 99999,
+     (void *)f_cuMemPoolExportToShareableHandle},
     {"cuMemPoolImportFromShareableHandle", 11020, 99999,
      (void *)f_cuMemPoolImportFromShareableHandle},
     {"cuMemPoolExportPointer", 11020, 99999, (void *)f_cuMemPoolExportPointer},

@@ -135,7 +135,8 @@ static const misuse_case cases[] = {
     {"cudaIpcGetMemHandle.null_handle", [] { return cudaIpcGetMemHandle(NULL, d); }},
     {"cudaIpcGetMemHandle.null_pointer",
      [] { return cudaIpcGetMemHandle(&mem_handle_out, NULL); }},
-    {"cudaIpcGetMemHandle.not_the_base", [] { return cudaIpcGetMemHandle(&mem_handle_out, d + 256); }},
+    {"cudaIpcGetMemHandle.not_the_base",
+     [] { return cudaIpcGetMemHandle(&mem_handle_out, d + 256); }},
     {"cudaIpcGetMemHandle.host_memory",
      [] { return cudaIpcGetMemHandle(&mem_handle_out, misuse_host_page); }},
     {"cudaIpcGetMemHandle.pool_allocation",
@@ -181,7 +182,8 @@ static const misuse_case cases[] = {
      clean},
     // ---- cudaIpcCloseMemHandle
     {"cudaIpcCloseMemHandle.null", [] { return cudaIpcCloseMemHandle(NULL); }},
-    {"cudaIpcCloseMemHandle.malloc_pointer_never_opened", [] { return cudaIpcCloseMemHandle(d); }},
+    {"cudaIpcCloseMemHandle.malloc_pointer_never_opened",
+     [] { return cudaIpcCloseMemHandle(d); }},
     {"cudaIpcCloseMemHandle.host_memory",
      [] { return cudaIpcCloseMemHandle(misuse_host_page); }},
     // ---- cudaIpcGetEventHandle

@@ -59,7 +59,8 @@ static char trace_seen[8192];
 static void trace_hook(const char *line, void *user)
 {
     (void)user;
-    if (strncmp(line, "IPC: ", 5) == 0 && strlen(trace_seen) + strlen(line) + 2 < sizeof trace_seen) {
+    if (strncmp(line, "IPC: ", 5) == 0 &&
+        strlen(trace_seen) + strlen(line) + 2 < sizeof trace_seen) {
         strcat(trace_seen, line);
         strcat(trace_seen, "\n");
     }
