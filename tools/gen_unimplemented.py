@@ -3,6 +3,10 @@
 does not implement yet, each returning cudaErrorNotSupported, setting the last error and naming
 itself in the trace.  Run it again whenever a function gets implemented (it then drops out).
 
+At CUDA 13.0 minicudart implements all 422 functions and there is no lib/unimplemented.c.  The
+generator is kept for the next toolkit: run it against the new libcudart.so.13, and the functions
+that toolkit adds get their stubs (the build takes every lib/*.c) until they are written.
+
 usage: tools/gen_unimplemented.py LIBCUDART_SO MINICUDART_ARCHIVE > lib/unimplemented.c
 
 LIBCUDART_SO        NVIDIA's library, e.g. /usr/local/cuda/lib64/libcudart.so.13 (names only)

@@ -96,6 +96,15 @@ typedef struct fake_alloc {
      * freeing it calls release instead of free(ptr), and the range is not kept reserved. */
     void (*release)(struct fake_alloc *a);
     void *owner;
+    /* IPC (fake_ipc.c): with FAKECUDA_IPC=1 a block lives in a MAP_SHARED memfd (memfd >= 0,
+     * else -1 or 0 with shared == 0), so another process can map it through /proc/<pid>/fd. */
+    int shared;
+    int memfd;
+    unsigned long long serial;  /* names the memfd: tells a reused fd from the exported block */
+    int ipc_opened;             /* mapped by cuIpcOpenMemHandle: closed, never cuMemFree'd */
+    unsigned ipc_refs;          /* opens not yet closed */
+    unsigned owner_pid;         /* of an opened or imported block: the exporter */
+    int owner_fd;
 } fake_alloc;
 
 typedef struct fake_failure {
@@ -158,6 +167,26 @@ CUresult fake_copy_3d(const CUDA_MEMCPY3D *c);
 CUresult fake_mem_alloc(CUdeviceptr *dptr, size_t bytes, int managed);
 /* Frees an allocation at once (not kept reserved), through its release hook if it has one. */
 void fake_alloc_drop(fake_alloc *a);
+
+/* IPC (fake_ipc.c).  With FAKECUDA_IPC=1, fake_ipc_block gives a's host memory from a shared
+ * memfd (0, or -1 when IPC is off or it failed: then the caller allocates as usual);
+ * fake_block_release frees a block either way. */
+int fake_ipc_block(fake_alloc *a, size_t bytes);
+void fake_block_release(fake_alloc *a);
+/* Events (fake_stream.c) for IPC: an event's flags; a new event of ctx, already complete. */
+int fake_event_flags(CUevent event, unsigned *flags);
+CUresult fake_event_new_complete(fake_ctx *ctx, unsigned flags, CUevent *out);
+/* Pools (fake_mempool.c) for IPC. */
+typedef struct fake_pool_info {
+    CUdevice device;
+    unsigned handle_types;      /* CUmemPoolProps.handleTypes at creation */
+    int imported;               /* made by cuMemPoolImportFromShareableHandle */
+    unsigned owner_pid;         /* imported: the exporter's pid and pool id */
+    unsigned long long owner_id;
+} fake_pool_info;
+int fake_pool_get_info(CUmemoryPool pool, fake_pool_info *out);     /* 0: a live pool */
+CUmemoryPool fake_pool_of_block(CUdeviceptr ptr);                   /* NULL: none */
+CUresult fake_pool_import(const fake_pool_info *info, CUmemoryPool *out);
 
 /* Launches (with the lock held): validation, parameter packing, and the whole recorded launch
  * that cuLaunchKernel does, for the other launch entry points to share.  fake_launch_run drops
@@ -244,5 +273,6 @@ extern const proc_entry fake_procs_link[];       /* JIT linker, export tables (f
 extern const proc_entry fake_procs_graphics[];   /* GL resources, mapping (fake_graphics.c) */
 extern const proc_entry fake_procs_graphics_egl[]; /* EGL, EGLStreams, VDPAU */
 extern const proc_entry fake_procs_external[];   /* imported memory and semaphores, their nodes */
+extern const proc_entry fake_procs_ipc[];        /* IPC memory, events, pool sharing */
 
 #endif

@@ -723,26 +723,7 @@ static CUresult CUDAAPI f_cuArray3DGetDescriptor(CUDA_ARRAY3D_DESCRIPTOR *desc, 
     return fake_leave(rc);
 }
 
-/* The allocation holding dptr: its base and size (the runtime's exit summary asks at cudaFree). */
-static CUresult CUDAAPI f_cuMemGetAddressRange(CUdeviceptr *base, size_t *size, CUdeviceptr dptr)
-{
-    CUresult rc = fake_enter("cuMemGetAddressRange", "dptr=%p", (void *)(uintptr_t)dptr);
-    fake_alloc *a = NULL;
-    if (rc == CUDA_SUCCESS)
-        rc = fake_need_init();
-    if (rc == CUDA_SUCCESS && !(a = fake_find_alloc((const void *)(uintptr_t)dptr, NULL)))
-        rc = CUDA_ERROR_NOT_FOUND;
-    if (rc == CUDA_SUCCESS) {
-        if (base)
-            *base = (CUdeviceptr)(uintptr_t)a->ptr;
-        if (size)
-            *size = a->size;
-    }
-    return fake_leave(rc);
-}
-
 const proc_entry fake_procs_memory[] = {
-    {"cuMemGetAddressRange", 3020, 99999, (void *)f_cuMemGetAddressRange},
     {"cuMemHostAlloc", 2020, 99999, (void *)f_cuMemHostAlloc},
     {"cuMemFreeHost", 2000, 99999, (void *)f_cuMemFreeHost},
     {"cuMemHostRegister", 6050, 99999, (void *)f_cuMemHostRegister},

@@ -27,6 +27,7 @@
 typedef struct fake_pool {
     CUdevice device;
     int is_default;
+    fake_pool_info ipc;                /* handle types; an imported pool's exporter */
     cuuint64_t release_threshold;
     int reuse[3];                      /* FOLLOW_EVENT_DEPENDENCIES, OPPORTUNISTIC, INTERNAL */
     cuuint64_t used, used_high, reserved_high;
@@ -52,6 +53,7 @@ static fake_pool *pool_new(CUdevice dev, int is_default)
     }
     p->device = dev;
     p->is_default = is_default;
+    p->ipc.device = dev;
     p->reuse[0] = p->reuse[1] = p->reuse[2] = 1;
     p->access[dev] = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
     return p;
@@ -125,6 +127,8 @@ static CUresult CUDAAPI f_cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t byte
         rc = fake_need_ctx(NULL);
     if (rc == CUDA_SUCCESS)
         rc = pool_check(pool, &p);
+    if (rc == CUDA_SUCCESS && p->ipc.imported)
+        rc = CUDA_ERROR_INVALID_VALUE;      /* imported pools hand out no new allocations */
     if (rc == CUDA_SUCCESS && !fake_stream_is_valid(stream))
         rc = CUDA_ERROR_INVALID_HANDLE;
     if (rc == CUDA_SUCCESS && fake_capture_alloc(stream, p->device, bytes, dptr, &rc))
@@ -152,6 +156,8 @@ static CUresult CUDAAPI f_cuMemFreeAsync(CUdeviceptr dptr, CUstream stream)
     }
     if (rc == CUDA_SUCCESS && !(a = fake_find_alloc((void *)(uintptr_t)dptr, &index)))
         rc = CUDA_ERROR_INVALID_VALUE;
+    if (rc == CUDA_SUCCESS && a->ipc_opened)
+        rc = CUDA_ERROR_INVALID_VALUE;      /* an IPC mapping is closed, not freed */
     if (rc == CUDA_SUCCESS) {
         fake_alloc_drop(a);
         fake_vec_remove(&fake_g.allocs, index);
@@ -209,6 +215,8 @@ static CUresult CUDAAPI f_cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool)
         rc = pool_check(pool, &p);
     if (rc == CUDA_SUCCESS && p->device != dev)
         rc = CUDA_ERROR_INVALID_DEVICE;
+    if (rc == CUDA_SUCCESS && p->ipc.imported)
+        rc = CUDA_ERROR_INVALID_VALUE;      /* not a pool to allocate from */
     if (rc == CUDA_SUCCESS)
         current_pools[dev] = p;
     return fake_leave(rc);
@@ -321,8 +329,10 @@ static CUresult CUDAAPI f_cuMemPoolCreate(CUmemoryPool *pool, const CUmemPoolPro
         rc = fake_need_device(props->location.id);
     if (rc == CUDA_SUCCESS && !(p = pool_new(props->location.id, 0)))
         rc = CUDA_ERROR_OUT_OF_MEMORY;
-    if (rc == CUDA_SUCCESS)
+    if (rc == CUDA_SUCCESS) {
+        p->ipc.handle_types = (unsigned)props->handleTypes;
         *pool = (CUmemoryPool)p;
+    }
     return fake_leave(rc);
 }
 
@@ -615,6 +625,38 @@ static CUresult CUDAAPI f_cuDeviceGraphMemTrim(CUdevice dev)
             m->reserved = 0;
     }
     return fake_leave(rc);
+}
+
+/* ---- for IPC (fake_ipc.c), with the lock held ------------------------------------------------ */
+
+int fake_pool_get_info(CUmemoryPool pool, fake_pool_info *out)
+{
+    fake_pool *p = NULL;
+    if (pool_check(pool, &p) != CUDA_SUCCESS)
+        return -1;
+    *out = p->ipc;
+    return 0;
+}
+
+CUmemoryPool fake_pool_of_block(CUdeviceptr ptr)
+{
+    for (size_t i = 0; i < pool_allocs.count; i++) {
+        fake_pool_alloc *pa = pool_allocs.items[i];
+        if (pa->ptr == ptr && fake_vec_find(&pools, pa->pool) >= 0)
+            return (CUmemoryPool)pa->pool;
+    }
+    return NULL;
+}
+
+CUresult fake_pool_import(const fake_pool_info *info, CUmemoryPool *out)
+{
+    fake_pool *p = pool_new(info->device, 0);
+    if (!p)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    p->ipc = *info;
+    p->ipc.imported = 1;
+    *out = (CUmemoryPool)p;
+    return CUDA_SUCCESS;
 }
 
 const proc_entry fake_procs_mempool[] = {

@@ -89,6 +89,31 @@ int fake_event_is_live(CUevent event)
     return fake_find_event(event) != NULL;
 }
 
+int fake_event_flags(CUevent event, unsigned *flags)
+{
+    fake_event *e = fake_find_event(event);
+    if (!e)
+        return -1;
+    *flags = e->flags;
+    return 0;
+}
+
+/* An event opened from another process's IPC handle: the fake cannot see that process's work,
+ * so the event is complete from the start (queries succeed, waits return at once). */
+CUresult fake_event_new_complete(fake_ctx *ctx, unsigned flags, CUevent *out)
+{
+    fake_event *e = calloc(1, sizeof *e);
+    if (!e || fake_vec_push(&fake_events, e) != 0) {
+        free(e);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    e->ctx = ctx;
+    e->flags = flags;
+    e->recorded = 1;
+    *out = (CUevent)e;
+    return CUDA_SUCCESS;
+}
+
 void fake_event_mark_recorded(CUevent event)
 {
     fake_event *e = fake_find_event(event);

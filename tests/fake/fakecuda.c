@@ -258,7 +258,7 @@ void fake_alloc_drop(fake_alloc *a)
     if (a->release)
         a->release(a);
     else
-        free(a->ptr);
+        fake_block_release(a);      /* plain heap, or an IPC memfd mapping (fake_ipc.c) */
     free(a);
 }
 
@@ -271,11 +271,11 @@ static void retire(fake_alloc *a)
     if (retired.count == FAKE_RETIRE_KEEP) {
         fake_alloc *oldest = retired.items[0];
         fake_vec_remove(&retired, 0);
-        free(oldest->ptr);
+        fake_block_release(oldest);
         free(oldest);
     }
     if (a->size > FAKE_RETIRE_MAX || fake_vec_push(&retired, a) != 0) {
-        free(a->ptr);
+        fake_block_release(a);
         free(a);
     }
 }
@@ -686,11 +686,11 @@ CUresult fake_mem_alloc(CUdeviceptr *dptr, size_t bytes, int managed)
     if (!dptr || bytes == 0)
         return CUDA_ERROR_INVALID_VALUE;
     fake_alloc *a = calloc(1, sizeof *a);
-    if (a)
+    if (a && (managed || fake_ipc_block(a, bytes) != 0))
         a->ptr = bytes < ((size_t)1 << 36) ? fake_aligned_alloc(bytes) : NULL;
     if (!a || !a->ptr || fake_vec_push(&fake_g.allocs, a) != 0) {
         if (a)
-            free(a->ptr);
+            fake_block_release(a);
         free(a);
         return CUDA_ERROR_OUT_OF_MEMORY;
     }
@@ -726,8 +726,9 @@ static CUresult CUDAAPI f_cuMemFree(CUdeviceptr dptr)
     fake_alloc *a = NULL;
     if (rc == CUDA_SUCCESS)
         rc = fake_need_ctx(NULL);
-    if (rc == CUDA_SUCCESS && !(a = fake_find_alloc((void *)(uintptr_t)dptr, &index)))
-        rc = CUDA_ERROR_INVALID_VALUE;
+    if (rc == CUDA_SUCCESS && (!(a = fake_find_alloc((void *)(uintptr_t)dptr, &index)) ||
+                               a->ipc_opened))
+        rc = CUDA_ERROR_INVALID_VALUE;      /* an IPC mapping is closed, not freed */
     if (rc == CUDA_SUCCESS) {
         retire(a);
         fake_vec_remove(&fake_g.allocs, index);
@@ -1153,7 +1154,7 @@ FAKE_EXPORT CUresult CUDAAPI cuGetProcAddress_v2(const char *symbol, void **pfn,
                                          fake_procs_array_props, fake_procs_batch,
                                          fake_procs_library, fake_procs_link,
                                          fake_procs_graphics, fake_procs_graphics_egl,
-                                         fake_procs_external };
+                                         fake_procs_external, fake_procs_ipc };
     for (size_t t = 0; t < sizeof tables / sizeof *tables; t++) {
         for (const proc_entry *p = tables[t]; p->name; p++) {
             if (strcmp(p->name, symbol) != 0 || fake_hidden(symbol))
