@@ -16,9 +16,10 @@
  *   --summary           MINICUDART_SUMMARY=1 (a short table on stderr at exit)
  *   --lib PATH          this libcudart.so.13 instead of the one installed beside the command
  *
- * and MINICUDART_RUN=1, which tells the runtime to say at exit when no CUDA call reached it (the
- * usual reason: CMD carries NVIDIA's runtime linked statically, nvcc's default).  The exit status
- * is CMD's (128 + N when signal N ended it).
+ * and MINICUDART_RUN=<CMD's pid>, which tells the runtime in that process (not in the processes
+ * CMD starts, which inherit the preload: a compiler a framework runs, say) to say at exit when no
+ * CUDA call reached it (the usual reason: CMD carries NVIDIA's runtime linked statically, nvcc's
+ * default).  The exit status is CMD's (128 + N when signal N ended it).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -134,14 +135,15 @@ static int run(int argc, char **argv)
     snprintf(preload, len, "%s%s%s", lib, old && *old ? " " : "", old ? old : "");
     setenv("LD_PRELOAD", preload, 1);
     free(preload);
-    setenv("MINICUDART_RUN", "1", 1);
-
     pid_t pid = fork();
     if (pid < 0) {
         perror("minicudart run: fork");
         return 2;
     }
     if (pid == 0) {
+        char self[32];
+        snprintf(self, sizeof self, "%d", (int)getpid());     /* exec keeps the pid */
+        setenv("MINICUDART_RUN", self, 1);
         execvp(argv[i], argv + i);
         fprintf(stderr, "minicudart run: cannot run %s: %s\n", argv[i], strerror(errno));
         _exit(127);
