@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs what building and testing minicudart needs on Debian or Ubuntu: a C compiler, CMake,
-# cmocka and the zstd, LZ4 and zlib development packages.  The CUDA 13.0 toolkit (nvcc, headers)
-# is assumed installed under /usr/local/cuda.  Does nothing when everything is there already.
+# cmocka, the zstd, LZ4 and zlib development packages, and python3-venv (the pip package test).
+# The CUDA 13.0 toolkit (nvcc, headers) is assumed installed under /usr/local/cuda.  Does nothing
+# when everything is there already.
 set -eu
-packages="cmake make gcc g++ libc6-dev libcmocka-dev libzstd-dev liblz4-dev zlib1g-dev"
+packages="cmake make gcc g++ libc6-dev libcmocka-dev libzstd-dev liblz4-dev zlib1g-dev python3-venv"
 missing=""
 for p in $packages; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

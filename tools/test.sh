@@ -42,7 +42,7 @@ targets_of() {
 }
 ctest_args_of() {
     case $1 in
-    test-plain) echo "-E ^install_package$" ;;
+    test-plain) echo "-E ^install_(pip_)?package$" ;;
     test-tsan) echo "-L threads" ;;
     esac
 }
