@@ -7,6 +7,7 @@
  *   errors         every error a runtime call returned, by code
  *   memory         cudaMalloc: calls, bytes, and the peak of bytes held at once
  *
+ * Printed only by a process that used the runtime (a registration or a driver load).
  * Off by default; then each counting point costs one relaxed load and a branch, like the trace.
  * On, a launch adds two relaxed atomic additions and two small stores to its kernel's record
  * (tests/gpu/bench_launch.cu measures it), and cudaFree asks the driver the block's size.
@@ -123,7 +124,10 @@ static void rt_human_bytes(char *out, size_t cap, unsigned long long b)
 
 __attribute__((destructor)) static void rt_summary_print(void)
 {
-    if (atomic_load_explicit(&rt_summary_level, memory_order_relaxed) != 1)
+    /* Only a process that used the runtime: the processes a preloaded command starts (compilers,
+     * shells) inherit the variable and stay quiet.  A program that never reached a counting
+     * point has not read the variable yet: rt_summary_on reads it. */
+    if (!atomic_load(&rt_reached) || !rt_summary_on())
         return;
     struct rt_census c;
     memset(&c, 0, sizeof c);
