@@ -17,7 +17,7 @@
  *     were created with, which the Get*Desc entry points hand back unchanged.  A resource must
  *     name a live array, or lie inside one device allocation; a surface needs an array created
  *     with CUDA_ARRAY3D_SURFACE_LDST.
- * Arrays are not freed by a context reset (fakecuda.c owns the reset); tests destroy them.
+ * Arrays are not freed by a context reset (fake_ctx_destroy, fakecuda.c); tests destroy them.
  */
 #include "fake_array.h"
 #include "fake_internal.h"

@@ -5,7 +5,7 @@
  *
  * Models, and how strictly:
  *   - cuFuncSetAttribute / cuFuncSetCacheConfig validate the attribute and value and remember
- *     them per kernel (cuFuncGetAttribute, in fakecuda.c, does not read them back).
+ *     them per kernel (cuFuncGetAttribute, in fake_module.c, does not read them back).
  *   - Occupancy, per SM of an H200-like device (132 SMs, 2048 threads, 64 K registers, 228 KB
  *     shared memory with 1 KB reserved per block, at most 32 blocks), every kernel using 16
  *     registers per thread:

@@ -471,7 +471,7 @@ static int ptx_load(fake_module *m, const char *text, char *err, size_t errcap)
     return 0;
 }
 
-/* ---- entry points for fakecuda.c ------------------------------------------------------------ */
+/* ---- entry points for the module loaders (fake_module.c, fake_library.c) -------------------- */
 
 int fake_image_load(fake_module *m, const void *image, char *err, size_t errcap)
 {

@@ -1,6 +1,8 @@
 /*
- * fake_internal.h - what fakecuda.c (the entry points) and fake_image.c (reading cubins and PTX)
- * share.  Not seen by tests.
+ * fake_internal.h - what the fake driver's files share: fakecuda.c (call log, failure injection,
+ * common checks, cuGetProcAddress, the test API), fake_image.c (reading cubins and PTX) and the
+ * area files fake_<area>.c that hold the entry points (fake_device.c, fake_module.c, ...).
+ * Not seen by tests.
  */
 #ifndef MINICUDART_FAKE_INTERNAL_H
 #define MINICUDART_FAKE_INTERNAL_H
@@ -60,7 +62,7 @@ int fake_image_load(fake_module *m, const void *image, char *err, size_t errcap)
 fake_global *fake_image_global(fake_module *m, const char *name);
 
 /* Whether module m (cubin or PTX) may load on the fake's device: CUDA_SUCCESS, or
- * NO_BINARY_FOR_GPU / INVALID_PTX with a message in err. */
+ * NO_BINARY_FOR_GPU / INVALID_PTX with a message in err (fake_module.c, like the next one). */
 CUresult fake_module_check_target(const fake_module *m, char *err, size_t cap);
 /* Writes msg into the CU_JIT_ERROR_LOG_BUFFER among a load's JIT options, if there is one. */
 void fake_jit_error_log(unsigned n, const CUjit_option *opts, void **vals, const char *msg);
@@ -74,6 +76,7 @@ void *fake_aligned_alloc(size_t size);
 /* ---- the fake driver's state, shared by fakecuda.c and the per-area files fake_<area>.c ---- */
 
 #define FAKE_INIT_AUTO ((CUresult)-1)
+#define FAKE_DRIVER_VERSION 13000   /* cuDriverGetVersion; cuGetProcAddress's newest version */
 
 typedef struct fake_ctx {
     CUdevice device;
@@ -148,6 +151,17 @@ void fake_vec_remove(ptr_vec *v, size_t index);
 CUresult fake_enter(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 CUresult fake_leave(CUresult rc);
 int fake_is_sticky(CUresult code);
+/* The log entry of the call between fake_enter and fake_leave on this thread (its args may be
+ * appended to), or NULL when it could not be logged. */
+fake_call *fake_current_call(void);
+
+/* This thread's current context (cuCtxGetCurrent/cuCtxSetCurrent, fake_device.c), NULL if none. */
+fake_ctx *fake_current_ctx(void);
+void fake_set_current_ctx(fake_ctx *ctx);
+/* Destroys a context's resources (its allocations retired, its modules dead) and deactivates
+ * it; a sticky error it held loses the device for good.  A primary context's reset or last
+ * release (fake_device.c). */
+void fake_ctx_destroy(fake_ctx *ctx);
 
 /* Checks, with the lock held. */
 CUresult fake_need_init(void);
@@ -155,7 +169,7 @@ CUresult fake_need_device(CUdevice dev);
 CUresult fake_need_ctx(fake_ctx **out);           /* current, active and not poisoned */
 fake_module *fake_find_module(CUmodule handle);
 fake_kernel *fake_find_kernel(CUfunction handle);
-CUresult fake_live_kernel(CUfunction func, fake_kernel **out);
+CUresult fake_live_kernel(CUfunction func, fake_kernel **out);   /* not unloaded (fake_module.c) */
 fake_alloc *fake_find_alloc(const void *ptr, size_t *index);   /* the allocation holding ptr */
 int fake_is_device_range(const unsigned char *p, size_t n);   /* inside one live allocation */
 int fake_is_retired(const void *p, size_t n);   /* touches freed device memory (kept reserved) */
@@ -188,9 +202,9 @@ int fake_pool_get_info(CUmemoryPool pool, fake_pool_info *out);     /* 0: a live
 CUmemoryPool fake_pool_of_block(CUdeviceptr ptr);                   /* NULL: none */
 CUresult fake_pool_import(const fake_pool_info *info, CUmemoryPool *out);
 
-/* Launches (with the lock held): validation, parameter packing, and the whole recorded launch
- * that cuLaunchKernel does, for the other launch entry points to share.  fake_launch_run drops
- * the lock (through fake_leave) and runs the host implementation, if any. */
+/* Launches (fake_module.c, with the lock held): validation, parameter packing, and the whole
+ * recorded launch that cuLaunchKernel does, for the other launch entry points to share.
+ * fake_launch_run drops the lock (through fake_leave) and runs the host implementation, if any. */
 CUresult fake_launch_check_dims(const fake_kernel *k, const unsigned grid[3],
                                 const unsigned block[3], unsigned shm);
 CUresult fake_launch_pack(const fake_kernel *k, void **params, void **extra, unsigned char *out,
@@ -253,7 +267,9 @@ typedef struct proc_entry {
 } proc_entry;
 
 /* Each area file fake_<area>.c defines its table, ended by an entry whose name is NULL;
- * cuGetProcAddress_v2 (fakecuda.c) searches them all. */
+ * cuGetProcAddress_v2 (fakecuda.c) searches them all, with fakecuda.c's own (basic memory). */
+extern const proc_entry fake_procs_device[];     /* init, devices, primary and current contexts */
+extern const proc_entry fake_procs_module[];     /* modules, function queries, cuLaunchKernel */
 extern const proc_entry fake_procs_stream[];     /* streams, events, callbacks (fake_stream.c) */
 extern const proc_entry fake_procs_memory[];     /* host, managed, async and 2D/3D memory */
 extern const proc_entry fake_procs_array[];      /* arrays, textures, surfaces */

@@ -22,6 +22,14 @@
  * Every call is logged (name, arguments, result).  One mutex guards everything; host kernels run
  * outside it.
  *
+ * This file holds the shared machinery: the call log and failure injection, the common checks
+ * (current context, handles, allocations, retired memory, context teardown), the few basic memory
+ * entry points (cuMemAlloc, cuMemAllocManaged, cuMemFree, cuMemcpy, cuMemsetD8),
+ * cuGetProcAddress over every area's table, the test API of fakecuda.h, and the environment read
+ * at load and the log written at exit.  The entry points live in the area files fake_<area>.c:
+ * fake_device.c (initialisation, devices, primary contexts), fake_module.c (modules, launches),
+ * fake_memory.c, fake_stream.c and the rest (fake_internal.h lists them).
+ *
  * Under ThreadSanitizer the fake is no synchronisation to the runtime: its mutex would order
  * every two runtime calls on different threads (each goes through the driver) and hide the
  * runtime's own races.  A real driver promises no such order, so entry points ignore their
@@ -41,7 +49,6 @@
 #undef cuGetProcAddress
 
 #define FAKE_EXPORT __attribute__((visibility("default")))
-#define FAKE_DRIVER_VERSION 13000
 
 fake_state fake_g = {.lock = PTHREAD_MUTEX_INITIALIZER, .device_count = 1, .sm = 90,
                      .init_result = FAKE_INIT_AUTO};
@@ -143,6 +150,11 @@ CUresult fake_enter(const char *name, const char *fmt, ...)
     return CUDA_SUCCESS;
 }
 
+fake_call *fake_current_call(void)
+{
+    return tls_call;
+}
+
 CUresult fake_leave(CUresult rc)
 {
     if (tls_call)
@@ -180,6 +192,16 @@ static void add_failure(const char *name, unsigned nth, CUresult code)
 }
 
 /* ---- common checks -------------------------------------------------------------------------- */
+
+fake_ctx *fake_current_ctx(void)
+{
+    return tls_ctx;
+}
+
+void fake_set_current_ctx(fake_ctx *ctx)
+{
+    tls_ctx = ctx;
+}
 
 CUresult fake_need_init(void)
 {
@@ -315,7 +337,7 @@ int fake_is_device_range(const unsigned char *p, size_t n)
 }
 
 /* Destroys a primary context's resources (reset, or last release). */
-static void ctx_destroy(fake_ctx *ctx)
+void fake_ctx_destroy(fake_ctx *ctx)
 {
     for (size_t i = fake_g.allocs.count; i-- > 0;) {
         fake_alloc *a = fake_g.allocs.items[i];
@@ -333,346 +355,6 @@ static void ctx_destroy(fake_ctx *ctx)
     if (ctx->poison != CUDA_SUCCESS)
         ctx->lost = ctx->poison;
     ctx->poison = CUDA_SUCCESS;
-}
-
-/* ---- initialisation and devices ------------------------------------------------------------- */
-
-static CUresult CUDAAPI f_cuInit(unsigned int flags)
-{
-    CUresult rc = fake_enter("cuInit", "flags=%u", flags);
-    if (rc == CUDA_SUCCESS && flags != 0)
-        rc = CUDA_ERROR_INVALID_VALUE;
-    /* Like the real driver, no devices means NO_DEVICE, unless a result was set explicitly
-     * (FAKECUDA_INIT_RESULT=0 with FAKECUDA_DEVICES=0 reaches the runtime's count-0 path). */
-    if (rc == CUDA_SUCCESS)
-        rc = fake_g.init_result != FAKE_INIT_AUTO ? fake_g.init_result
-             : fake_g.device_count == 0 ? CUDA_ERROR_NO_DEVICE : CUDA_SUCCESS;
-    if (rc == CUDA_SUCCESS)
-        fake_g.initialized = 1;
-    return fake_leave(rc);
-}
-
-static CUresult CUDAAPI f_cuDriverGetVersion(int *version)
-{
-    CUresult rc = fake_enter("cuDriverGetVersion", "%s", "");
-    if (rc == CUDA_SUCCESS && !version)
-        rc = CUDA_ERROR_INVALID_VALUE;
-    if (rc == CUDA_SUCCESS)
-        *version = FAKE_DRIVER_VERSION;
-    return fake_leave(rc);
-}
-
-#define FAKE_ERROR_NAMES(X)                                                                     \
-    X(CUDA_SUCCESS) X(CUDA_ERROR_INVALID_VALUE) X(CUDA_ERROR_OUT_OF_MEMORY)                     \
-    X(CUDA_ERROR_NOT_INITIALIZED) X(CUDA_ERROR_DEINITIALIZED) X(CUDA_ERROR_NO_DEVICE)           \
-    X(CUDA_ERROR_INVALID_DEVICE) X(CUDA_ERROR_INVALID_IMAGE) X(CUDA_ERROR_INVALID_CONTEXT)      \
-    X(CUDA_ERROR_NO_BINARY_FOR_GPU) X(CUDA_ERROR_INVALID_PTX) X(CUDA_ERROR_INVALID_HANDLE)      \
-    X(CUDA_ERROR_NOT_FOUND) X(CUDA_ERROR_NOT_READY) X(CUDA_ERROR_ILLEGAL_ADDRESS)               \
-    X(CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES) X(CUDA_ERROR_LAUNCH_TIMEOUT)                          \
-    X(CUDA_ERROR_LAUNCH_FAILED) X(CUDA_ERROR_ASSERT) X(CUDA_ERROR_ILLEGAL_INSTRUCTION)          \
-    X(CUDA_ERROR_MISALIGNED_ADDRESS) X(CUDA_ERROR_INVALID_ADDRESS_SPACE) X(CUDA_ERROR_INVALID_PC) \
-    X(CUDA_ERROR_HARDWARE_STACK_ERROR) X(CUDA_ERROR_NOT_SUPPORTED) X(CUDA_ERROR_UNKNOWN)        \
-    X(CUDA_ERROR_CONTEXT_IS_DESTROYED) X(CUDA_ERROR_SYSTEM_DRIVER_MISMATCH)
-
-static CUresult CUDAAPI f_cuGetErrorName(CUresult error, const char **str)
-{
-    CUresult rc = fake_enter("cuGetErrorName", "error=%d", (int)error);
-    if (rc == CUDA_SUCCESS && !str)
-        rc = CUDA_ERROR_INVALID_VALUE;
-    if (rc == CUDA_SUCCESS) {
-        *str = NULL;
-        switch (error) {
-#define FAKE_ERROR_CASE(name) case name: *str = #name; break;
-            FAKE_ERROR_NAMES(FAKE_ERROR_CASE)
-#undef FAKE_ERROR_CASE
-        default:
-            rc = CUDA_ERROR_INVALID_VALUE;
-        }
-    }
-    return fake_leave(rc);
-}
-
-static CUresult CUDAAPI f_cuDeviceGet(CUdevice *device, int ordinal)
-{
-    CUresult rc = fake_enter("cuDeviceGet", "ordinal=%d", ordinal);
-    if (rc == CUDA_SUCCESS && !device)
-        rc = CUDA_ERROR_INVALID_VALUE;
-    if (rc == CUDA_SUCCESS)
-        rc = fake_need_device(ordinal);
-    if (rc == CUDA_SUCCESS)
-        *device = ordinal;
-    return fake_leave(rc);
-}
-
-static CUresult CUDAAPI f_cuDeviceGetCount(int *count)
-{
-    CUresult rc = fake_enter("cuDeviceGetCount", "%s", "");
-    if (rc == CUDA_SUCCESS && !count)
-        rc = CUDA_ERROR_INVALID_VALUE;
-    if (rc == CUDA_SUCCESS)
-        rc = fake_need_init();
-    if (rc == CUDA_SUCCESS)
-        *count = fake_g.device_count;
-    return fake_leave(rc);
-}
-
-/* H200-like values; attributes not listed read 0. */
-static int attribute_value(CUdevice_attribute attr)
-{
-    switch (attr) {
-    case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: return 1024;
-    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X: return 1024;
-    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y: return 1024;
-    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z: return 64;
-    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X: return 2147483647;
-    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y: return 65535;
-    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z: return 65535;
-    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK: return 49152;
-    case CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY: return 65536;
-    case CU_DEVICE_ATTRIBUTE_WARP_SIZE: return 32;
-    case CU_DEVICE_ATTRIBUTE_MAX_PITCH: return 2147483647;
-    case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK: return 65536;
-    case CU_DEVICE_ATTRIBUTE_CLOCK_RATE: return 1980000;
-    case CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT: return 512;
-    case CU_DEVICE_ATTRIBUTE_GPU_OVERLAP: return 1;
-    case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: return 132;
-    case CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY: return 1;
-    case CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS: return 1;
-    case CU_DEVICE_ATTRIBUTE_ECC_ENABLED: return 1;
-    case CU_DEVICE_ATTRIBUTE_PCI_BUS_ID: return 0x19;
-    case CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE: return 2619000;
-    case CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH: return 6144;
-    case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: return 52428800;
-    case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR: return 2048;
-    case CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT: return 3;
-    case CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING: return 1;
-    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: return (int)(fake_g.sm / 10);
-    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: return (int)(fake_g.sm % 10);
-    case CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED: return 1;
-    case CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED: return 1;
-    case CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED: return 1;
-    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR: return 233472;
-    case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR: return 65536;
-    case CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY: return 1;
-    case CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS: return 1;
-    case CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED: return 1;
-    case CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH: return 1;
-    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: return 232448;
-    case CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR: return 32;
-    case CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE: return 82837504;
-    case CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE: return 134213632;
-    case CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK: return 1024;
-    case CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT: return 32;
-    case CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED: return 1;
-    case CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH: return 1;
-    default: return 0;
-    }
-}
-
-static CUresult CUDAAPI f_cuDeviceGetAttribute(int *value, CUdevice_attribute attr, CUdevice dev)
-{
-    CUresult rc = fake_enter("cuDeviceGetAttribute", "attrib=%d dev=%d", (int)attr, dev);
-    if (rc == CUDA_SUCCESS && (!value || attr <= 0 || attr >= CU_DEVICE_ATTRIBUTE_MAX))
-        rc = CUDA_ERROR_INVALID_VALUE;
-    if (rc == CUDA_SUCCESS)
-        rc = fake_need_device(dev);
-    if (rc == CUDA_SUCCESS)
-        *value = attribute_value(attr);
-    return fake_leave(rc);
-}
-
-static CUresult CUDAAPI f_cuDeviceGetName(char *name, int len, CUdevice dev)
-{
-    CUresult rc = fake_enter("cuDeviceGetName", "len=%d dev=%d", len, dev);
-    if (rc == CUDA_SUCCESS && (!name || len <= 0))
-        rc = CUDA_ERROR_INVALID_VALUE;
-    if (rc == CUDA_SUCCESS)
-        rc = fake_need_device(dev);
-    if (rc == CUDA_SUCCESS)
-        snprintf(name, (size_t)len, "Fake CUDA Device (sm_%u)", fake_g.sm);
-    return fake_leave(rc);
-}
-
-static CUresult CUDAAPI f_cuDeviceTotalMem(size_t *bytes, CUdevice dev)
-{
-    CUresult rc = fake_enter("cuDeviceTotalMem", "dev=%d", dev);
-    if (rc == CUDA_SUCCESS && !bytes)
-        rc = CUDA_ERROR_INVALID_VALUE;
-    if (rc == CUDA_SUCCESS)
-        rc = fake_need_device(dev);
-    if (rc == CUDA_SUCCESS)
-        *bytes = (size_t)150754820096ull;
-    return fake_leave(rc);
-}
-
-static CUresult CUDAAPI f_cuDeviceGetUuid(CUuuid *uuid, CUdevice dev)
-{
-    CUresult rc = fake_enter("cuDeviceGetUuid", "dev=%d", dev);
-    if (rc == CUDA_SUCCESS && !uuid)
-        rc = CUDA_ERROR_INVALID_VALUE;
-    if (rc == CUDA_SUCCESS)
-        rc = fake_need_device(dev);
-    if (rc == CUDA_SUCCESS) {
-        memset(uuid->bytes, 0xfa, sizeof uuid->bytes);
-        uuid->bytes[15] = (char)dev;
-    }
-    return fake_leave(rc);
-}
-
-/* ---- primary contexts ----------------------------------------------------------------------- */
-
-static CUresult CUDAAPI f_cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev)
-{
-    CUresult rc = fake_enter("cuDevicePrimaryCtxRetain", "dev=%d", dev);
-    if (rc == CUDA_SUCCESS && !pctx)
-        rc = CUDA_ERROR_INVALID_VALUE;
-    if (rc == CUDA_SUCCESS)
-        rc = fake_need_device(dev);
-    if (rc == CUDA_SUCCESS && !fake_g.ctx[dev].active && fake_g.ctx[dev].lost != CUDA_SUCCESS)
-        rc = fake_g.ctx[dev].lost;
-    if (rc == CUDA_SUCCESS) {
-        fake_ctx *ctx = &fake_g.ctx[dev];
-        if (!ctx->active)
-            ctx->id = ++fake_g.next_ctx_id;
-        ctx->device = dev;
-        ctx->active = 1;
-        ctx->refcount++;
-        *pctx = (CUcontext)ctx;
-    }
-    return fake_leave(rc);
-}
-
-static CUresult CUDAAPI f_cuDevicePrimaryCtxRelease(CUdevice dev)
-{
-    CUresult rc = fake_enter("cuDevicePrimaryCtxRelease", "dev=%d", dev);
-    if (rc == CUDA_SUCCESS)
-        rc = fake_need_device(dev);
-    if (rc == CUDA_SUCCESS && fake_g.ctx[dev].refcount == 0)
-        rc = CUDA_ERROR_INVALID_CONTEXT;
-    if (rc == CUDA_SUCCESS && --fake_g.ctx[dev].refcount == 0)
-        ctx_destroy(&fake_g.ctx[dev]);
-    return fake_leave(rc);
-}
-
-static CUresult CUDAAPI f_cuDevicePrimaryCtxReset(CUdevice dev)
-{
-    CUresult rc = fake_enter("cuDevicePrimaryCtxReset", "dev=%d", dev);
-    if (rc == CUDA_SUCCESS)
-        rc = fake_need_device(dev);
-    if (rc == CUDA_SUCCESS)
-        ctx_destroy(&fake_g.ctx[dev]);
-    return fake_leave(rc);
-}
-
-static CUresult CUDAAPI f_cuDevicePrimaryCtxSetFlags(CUdevice dev, unsigned int flags)
-{
-    CUresult rc = fake_enter("cuDevicePrimaryCtxSetFlags", "dev=%d flags=0x%x", dev, flags);
-    if (rc == CUDA_SUCCESS)
-        rc = fake_need_device(dev);
-    if (rc == CUDA_SUCCESS && (flags & ~0x1fu) != 0)
-        rc = CUDA_ERROR_INVALID_VALUE;
-    if (rc == CUDA_SUCCESS)
-        fake_g.ctx[dev].flags = flags;
-    return fake_leave(rc);
-}
-
-static CUresult CUDAAPI f_cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int *flags, int *active)
-{
-    CUresult rc = fake_enter("cuDevicePrimaryCtxGetState", "dev=%d", dev);
-    if (rc == CUDA_SUCCESS && (!flags || !active))
-        rc = CUDA_ERROR_INVALID_VALUE;
-    if (rc == CUDA_SUCCESS)
-        rc = fake_need_device(dev);
-    if (rc == CUDA_SUCCESS) {
-        *flags = fake_g.ctx[dev].flags;
-        *active = fake_g.ctx[dev].active;
-    }
-    return fake_leave(rc);
-}
-
-static CUresult CUDAAPI f_cuCtxGetCurrent(CUcontext *pctx)
-{
-    CUresult rc = fake_enter("cuCtxGetCurrent", "%s", "");
-    if (rc == CUDA_SUCCESS && !pctx)
-        rc = CUDA_ERROR_INVALID_VALUE;
-    if (rc == CUDA_SUCCESS)
-        rc = fake_need_init();
-    if (rc == CUDA_SUCCESS)
-        *pctx = (CUcontext)tls_ctx;
-    return fake_leave(rc);
-}
-
-static CUresult CUDAAPI f_cuCtxSetCurrent(CUcontext ctx)
-{
-    CUresult rc = fake_enter("cuCtxSetCurrent", "ctx=%p", (void *)ctx);
-    if (rc == CUDA_SUCCESS)
-        rc = fake_need_init();
-    fake_ctx *c = (fake_ctx *)ctx;
-    if (rc == CUDA_SUCCESS && c && (c < fake_g.ctx || c >= fake_g.ctx + fake_g.device_count) &&
-        (c < fake_g.extra || c >= fake_g.extra + fake_g.extra_count))
-        rc = CUDA_ERROR_INVALID_CONTEXT;
-    if (rc == CUDA_SUCCESS)
-        tls_ctx = c;
-    return fake_leave(rc);
-}
-
-static CUresult CUDAAPI f_cuCtxGetDevice(CUdevice *device)
-{
-    CUresult rc = fake_enter("cuCtxGetDevice", "%s", "");
-    fake_ctx *ctx = NULL;
-    if (rc == CUDA_SUCCESS && !device)
-        rc = CUDA_ERROR_INVALID_VALUE;
-    if (rc == CUDA_SUCCESS)
-        rc = fake_need_ctx(&ctx);
-    if (rc == CUDA_SUCCESS)
-        *device = ctx->device;
-    return fake_leave(rc);
-}
-
-static CUresult CUDAAPI f_cuCtxGetId(CUcontext ctx, unsigned long long *id)
-{
-    CUresult rc = fake_enter("cuCtxGetId", "ctx=%p", (void *)ctx);
-    fake_ctx *c = (fake_ctx *)ctx;
-    if (rc == CUDA_SUCCESS && !id)
-        rc = CUDA_ERROR_INVALID_VALUE;
-    if (rc == CUDA_SUCCESS && !c && fake_need_ctx(&c) != CUDA_SUCCESS)
-        rc = CUDA_ERROR_INVALID_CONTEXT;
-    if (rc == CUDA_SUCCESS && !c->active)
-        rc = CUDA_ERROR_CONTEXT_IS_DESTROYED;
-    if (rc == CUDA_SUCCESS)
-        *id = c->id;
-    return fake_leave(rc);
-}
-
-/* The 13.0 signature (cuCtxGetDevice_v2), handed out for versions >= 13000. */
-static CUresult CUDAAPI f_cuCtxGetDevice_v2(CUdevice *device, CUcontext ctx)
-{
-    CUresult rc = fake_enter("cuCtxGetDevice_v2", "ctx=%p", (void *)ctx);
-    fake_ctx *c = ctx ? (fake_ctx *)ctx : NULL;
-    if (rc == CUDA_SUCCESS && !device)
-        rc = CUDA_ERROR_INVALID_VALUE;
-    if (rc == CUDA_SUCCESS && !c)
-        rc = fake_need_ctx(&c);
-    if (rc == CUDA_SUCCESS)
-        *device = c->device;
-    return fake_leave(rc);
-}
-
-static CUresult CUDAAPI f_cuCtxSynchronize(void)
-{
-    CUresult rc = fake_enter("cuCtxSynchronize", "%s", "");
-    if (rc == CUDA_SUCCESS)
-        rc = fake_need_ctx(NULL);
-    return fake_leave(rc);
-}
-
-/* The 13.0 signature (cuCtxSynchronize_v2), handed out for versions >= 13000. */
-static CUresult CUDAAPI f_cuCtxSynchronize_v2(CUcontext ctx)
-{
-    CUresult rc = fake_enter("cuCtxSynchronize_v2", "ctx=%p", (void *)ctx);
-    if (rc == CUDA_SUCCESS)
-        rc = fake_need_ctx(NULL);
-    return fake_leave(rc);
 }
 
 /* ---- memory --------------------------------------------------------------------------------- */
@@ -764,354 +446,10 @@ static CUresult CUDAAPI f_cuMemsetD8(CUdeviceptr dst, unsigned char value, size_
     return fake_leave(rc);
 }
 
-/* ---- modules -------------------------------------------------------------------------------- */
-
-/* Writes msg into the caller's JIT error log, if it passed one. */
-void fake_jit_error_log(unsigned n, const CUjit_option *opts, void **vals, const char *msg)
-{
-    char *buf = NULL;
-    size_t cap = 0;
-    for (unsigned i = 0; opts && vals && i < n; i++) {
-        if (opts[i] == CU_JIT_ERROR_LOG_BUFFER)
-            buf = vals[i];
-        else if (opts[i] == CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES)
-            cap = (size_t)(uintptr_t)vals[i];
-    }
-    if (buf && cap)
-        snprintf(buf, cap, "%s", msg);
-}
-
-CUresult fake_module_check_target(const fake_module *m, char *err, size_t cap)
-{
-    if (!m->jit && (m->sm / 10 != fake_g.sm / 10 || m->sm % 10 > fake_g.sm % 10)) {
-        snprintf(err, cap, "fake: cubin for sm_%u cannot run on sm_%u", m->sm, fake_g.sm);
-        return CUDA_ERROR_NO_BINARY_FOR_GPU;
-    }
-    if (m->jit && m->sm > fake_g.sm) {
-        snprintf(err, cap, "fake: PTX .target sm_%u is newer than the device (sm_%u)", m->sm, fake_g.sm);
-        return CUDA_ERROR_INVALID_PTX;
-    }
-    return CUDA_SUCCESS;
-}
-
-static CUresult CUDAAPI f_cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned n,
-                                             CUjit_option *opts, void **vals)
-{
-    CUresult rc = fake_enter("cuModuleLoadDataEx", "image=%p numOptions=%u", image, n);
-    fake_ctx *ctx = NULL;
-    fake_module *m = NULL;
-    char err[256] = "";
-    if (rc == CUDA_SUCCESS)
-        rc = fake_need_ctx(&ctx);
-    if (rc == CUDA_SUCCESS && (!module || !image || (n && (!opts || !vals))))
-        rc = CUDA_ERROR_INVALID_VALUE;
-    if (rc == CUDA_SUCCESS && !(m = calloc(1, sizeof *m)))
-        rc = CUDA_ERROR_OUT_OF_MEMORY;
-    if (rc == CUDA_SUCCESS)
-        rc = (CUresult)fake_image_load(m, image, err, sizeof err);
-    if (rc == CUDA_SUCCESS)
-        rc = fake_module_check_target(m, err, sizeof err);
-    if (rc == CUDA_SUCCESS && fake_vec_push(&fake_g.modules, m) != 0)
-        rc = CUDA_ERROR_OUT_OF_MEMORY;
-    if (rc == CUDA_SUCCESS) {
-        m->ctx = ctx;
-        *module = (CUmodule)m;
-        if (tls_call) {
-            size_t len = strlen(tls_call->args);
-            snprintf(tls_call->args + len, sizeof tls_call->args - len, " -> %s sm_%u kernels=%u",
-                     m->jit ? "ptx" : "cubin", m->sm, m->kernel_count);
-        }
-    } else {
-        if (m) {
-            fake_image_free(m);
-            free(m);
-        }
-        fake_jit_error_log(n, opts, vals, err[0] ? err : "fake: load failed");
-    }
-    return fake_leave(rc);
-}
-
-static CUresult CUDAAPI f_cuModuleUnload(CUmodule module)
-{
-    CUresult rc = fake_enter("cuModuleUnload", "module=%p", (void *)module);
-    fake_module *m = NULL;
-    if (rc == CUDA_SUCCESS)
-        rc = fake_need_init();
-    if (rc == CUDA_SUCCESS && (!(m = fake_find_module(module)) || m->dead))
-        rc = CUDA_ERROR_INVALID_HANDLE;
-    if (rc == CUDA_SUCCESS)
-        m->dead = 1;  /* kept, so that stale handles are detected instead of crashing */
-    return fake_leave(rc);
-}
-
-static CUresult CUDAAPI f_cuModuleGetFunction(CUfunction *func, CUmodule module, const char *name)
-{
-    CUresult rc = fake_enter("cuModuleGetFunction", "module=%p name=%s", (void *)module,
-                        name ? name : "(null)");
-    fake_module *m = NULL;
-    if (rc == CUDA_SUCCESS)
-        rc = fake_need_ctx(NULL);
-    if (rc == CUDA_SUCCESS && (!func || !name))
-        rc = CUDA_ERROR_INVALID_VALUE;
-    if (rc == CUDA_SUCCESS && (!(m = fake_find_module(module)) || m->dead))
-        rc = CUDA_ERROR_INVALID_HANDLE;
-    if (rc == CUDA_SUCCESS) {
-        rc = CUDA_ERROR_NOT_FOUND;
-        for (unsigned i = 0; i < m->kernel_count; i++)
-            if (strcmp(m->kernels[i].name, name) == 0) {
-                *func = (CUfunction)&m->kernels[i];
-                rc = CUDA_SUCCESS;
-            }
-    }
-    return fake_leave(rc);
-}
-
-static CUresult CUDAAPI f_cuModuleGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUmodule module,
-                                            const char *name)
-{
-    CUresult rc = fake_enter("cuModuleGetGlobal", "module=%p name=%s", (void *)module,
-                        name ? name : "(null)");
-    fake_module *m = NULL;
-    fake_global *gl = NULL;
-    if (rc == CUDA_SUCCESS)
-        rc = fake_need_ctx(NULL);
-    if (rc == CUDA_SUCCESS && !name)
-        rc = CUDA_ERROR_INVALID_VALUE;
-    if (rc == CUDA_SUCCESS && (!(m = fake_find_module(module)) || m->dead))
-        rc = CUDA_ERROR_INVALID_HANDLE;
-    if (rc == CUDA_SUCCESS && !(gl = fake_image_global(m, name)))
-        rc = CUDA_ERROR_NOT_FOUND;
-    if (rc == CUDA_SUCCESS) {
-        if (dptr)
-            *dptr = (CUdeviceptr)(uintptr_t)gl->storage;
-        if (bytes)
-            *bytes = gl->size;
-    }
-    return fake_leave(rc);
-}
-
-CUresult fake_live_kernel(CUfunction func, fake_kernel **out)
-{
-    fake_kernel *k = fake_find_kernel(func);
-    if (!k || k->module->dead)
-        return CUDA_ERROR_INVALID_HANDLE;
-    *out = k;
-    return CUDA_SUCCESS;
-}
-
-static CUresult CUDAAPI f_cuFuncGetParamInfo(CUfunction func, size_t index, size_t *offset,
-                                             size_t *size)
-{
-    CUresult rc = fake_enter("cuFuncGetParamInfo", "func=%p index=%zu", (void *)func, index);
-    fake_kernel *k = NULL;
-    if (rc == CUDA_SUCCESS)
-        rc = fake_need_init();
-    if (rc == CUDA_SUCCESS)
-        rc = fake_live_kernel(func, &k);
-    if (rc == CUDA_SUCCESS && index >= k->param_count)
-        rc = CUDA_ERROR_INVALID_VALUE;
-    if (rc == CUDA_SUCCESS) {
-        if (offset)
-            *offset = k->params[index].offset;
-        if (size)
-            *size = k->params[index].size;
-    }
-    return fake_leave(rc);
-}
-
-static CUresult CUDAAPI f_cuFuncGetAttribute(int *value, CUfunction_attribute attr, CUfunction func)
-{
-    CUresult rc = fake_enter("cuFuncGetAttribute", "attrib=%d func=%p", (int)attr, (void *)func);
-    fake_kernel *k = NULL;
-    if (rc == CUDA_SUCCESS)
-        rc = fake_need_init();
-    if (rc == CUDA_SUCCESS && (!value || attr < 0 || attr >= CU_FUNC_ATTRIBUTE_MAX))
-        rc = CUDA_ERROR_INVALID_VALUE;
-    if (rc == CUDA_SUCCESS)
-        rc = fake_live_kernel(func, &k);
-    if (rc == CUDA_SUCCESS) {
-        switch (attr) {
-        case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
-            *value = k->max_threads ? (int)k->max_threads : 1024;
-            break;
-        case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *value = (int)k->shared_size; break;
-        case CU_FUNC_ATTRIBUTE_NUM_REGS: *value = 16; break;
-        case CU_FUNC_ATTRIBUTE_PTX_VERSION: *value = (int)k->module->sm; break;
-        case CU_FUNC_ATTRIBUTE_BINARY_VERSION: *value = (int)fake_g.sm; break;
-        case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
-            *value = 49152 - (int)k->shared_size;
-            break;
-        case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: *value = -1; break;
-        default: *value = 0; break;
-        }
-    }
-    return fake_leave(rc);
-}
-
-/* ---- launch --------------------------------------------------------------------------------- */
-
-CUresult fake_launch_check_dims(const fake_kernel *k, const unsigned grid[3],
-                                  const unsigned block[3], unsigned shm)
-{
-    unsigned long long threads = (unsigned long long)block[0] * block[1] * block[2];
-    if (!grid[0] || !grid[1] || !grid[2] || !block[0] || !block[1] || !block[2])
-        return CUDA_ERROR_INVALID_VALUE;
-    if (block[0] > 1024 || block[1] > 1024 || block[2] > 64 || threads > 1024)
-        return CUDA_ERROR_INVALID_VALUE;
-    if (grid[0] > 2147483647u || grid[1] > 65535 || grid[2] > 65535)
-        return CUDA_ERROR_INVALID_VALUE;
-    if (k->max_threads && threads > k->max_threads)
-        return CUDA_ERROR_INVALID_VALUE;
-    if ((unsigned long long)shm + k->shared_size > 49152)
-        return CUDA_ERROR_INVALID_VALUE;
-    return CUDA_SUCCESS;
-}
-
-/* Packs the parameters into out (k->param_size bytes, zeroed by the caller), from kernelParams
- * through the kernel's layout, or from the `extra` buffer. */
-CUresult fake_launch_pack(const fake_kernel *k, void **params, void **extra, unsigned char *out,
-                            int *used_extra)
-{
-    uint32_t need = k->param_count ? k->params[k->param_count - 1].offset +
-                                         k->params[k->param_count - 1].size : 0;
-    *used_extra = extra != NULL;
-    if (params && extra)
-        return CUDA_ERROR_INVALID_VALUE;
-    if (params) {
-        for (unsigned i = 0; i < k->param_count; i++) {
-            if (!params[i])
-                return CUDA_ERROR_INVALID_VALUE;
-            memcpy(out + k->params[i].offset, params[i], k->params[i].size);
-        }
-        return CUDA_SUCCESS;
-    }
-    if (!extra)
-        return k->param_count ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
-    const unsigned char *buf = NULL;
-    const size_t *size = NULL;
-    for (size_t i = 0; extra[i] != CU_LAUNCH_PARAM_END; i += 2) {
-        if (extra[i] == CU_LAUNCH_PARAM_BUFFER_POINTER)
-            buf = extra[i + 1];
-        else if (extra[i] == CU_LAUNCH_PARAM_BUFFER_SIZE)
-            size = extra[i + 1];
-        else
-            return CUDA_ERROR_INVALID_VALUE;
-    }
-    if (need && (!buf || !size || *size < need))
-        return CUDA_ERROR_INVALID_VALUE;
-    if (buf && size)
-        memcpy(out, buf, *size < k->param_size ? *size : k->param_size);
-    return CUDA_SUCCESS;
-}
-
-fake_host_kernel fake_host_kernel_for(const char *name)
-{
-    for (size_t i = 0; i < fake_g.host_kernels.count; i++) {
-        fake_host_impl *h = fake_g.host_kernels.items[i];
-        if (strcmp(h->name, name) == 0)
-            return h->fn;
-    }
-    return NULL;
-}
-
-CUresult fake_launch_run(CUresult rc, CUfunction func, const unsigned grid[3],
-                         const unsigned block[3], unsigned shm, CUstream stream, void **params,
-                         void **extra)
-{
-    fake_ctx *ctx = NULL;
-    fake_kernel *k = NULL;
-    fake_launch *l = NULL;
-    if (rc == CUDA_SUCCESS)
-        rc = fake_need_ctx(&ctx);
-    if (rc == CUDA_SUCCESS)
-        rc = fake_live_kernel(func, &k);
-    if (rc == CUDA_SUCCESS && k->module->ctx != ctx)
-        rc = CUDA_ERROR_INVALID_HANDLE;
-    if (rc == CUDA_SUCCESS && !fake_stream_is_valid(stream))
-        rc = CUDA_ERROR_INVALID_HANDLE;
-    if (rc == CUDA_SUCCESS)
-        rc = fake_launch_check_dims(k, grid, block, shm);
-    /* Into a capturing stream: a kernel node of the capture graph, not a launch (logged as a
-     * call, recorded in fake_g.launches only when the graph runs). */
-    const CUDA_KERNEL_NODE_PARAMS node = {
-        .func = func, .gridDimX = grid[0], .gridDimY = grid[1], .gridDimZ = grid[2],
-        .blockDimX = block[0], .blockDimY = block[1], .blockDimZ = block[2],
-        .sharedMemBytes = shm, .kernelParams = params, .extra = extra,
-    };
-    if (rc == CUDA_SUCCESS && fake_capture_kernel(stream, &node, &rc))
-        return fake_leave(rc);
-    if (rc == CUDA_SUCCESS && (!(l = calloc(1, sizeof *l)) ||
-                               !(l->params = calloc(k->param_size + 1, 1))))
-        rc = CUDA_ERROR_OUT_OF_MEMORY;
-    if (rc == CUDA_SUCCESS)
-        rc = fake_launch_pack(k, params, extra, l->params, &l->used_extra);
-    if (rc == CUDA_SUCCESS && fake_vec_push(&fake_g.launches, l) != 0)
-        rc = CUDA_ERROR_OUT_OF_MEMORY;
-    if (rc != CUDA_SUCCESS) {
-        if (l)
-            free(l->params);
-        free(l);
-        return fake_leave(rc);
-    }
-    snprintf(l->kernel, sizeof l->kernel, "%s", k->name);
-    memcpy(l->grid, grid, sizeof l->grid);
-    memcpy(l->block, block, sizeof l->block);
-    l->shared_mem = shm;
-    l->stream = (uintptr_t)stream;
-    l->params_size = k->param_size;
-    l->module = (uintptr_t)k->module;
-    l->module_sm = k->module->sm;
-    l->module_jit = k->module->jit;
-    fake_host_kernel fn = fake_host_kernel_for(k->name);
-    fake_leave(rc);
-    if (fn)
-        fn(l->params, l->params_size, l->grid, l->block);
-    return CUDA_SUCCESS;
-}
-
-static CUresult CUDAAPI f_cuLaunchKernel(CUfunction func, unsigned gx, unsigned gy, unsigned gz,
-                                         unsigned bx, unsigned by, unsigned bz, unsigned shm,
-                                         CUstream stream, void **params, void **extra)
-{
-    CUresult rc = fake_enter("cuLaunchKernel",
-                        "func=%p grid=(%u,%u,%u) block=(%u,%u,%u) shm=%u stream=%p %s",
-                        (void *)func, gx, gy, gz, bx, by, bz, shm, (void *)stream,
-                        params ? "kernelParams" : extra ? "extra" : "no-params");
-    const unsigned grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz};
-    return fake_launch_run(rc, func, grid, block, shm, stream, params, extra);
-}
-
 /* ---- cuGetProcAddress ----------------------------------------------------------------------- */
 
+/* The basic memory entry points above; the other areas' tables are in their files. */
 static const proc_entry procs[] = {
-    {"cuInit", 2000, 99999, (void *)f_cuInit},
-    {"cuDriverGetVersion", 2020, 99999, (void *)f_cuDriverGetVersion},
-    {"cuGetErrorName", 6000, 99999, (void *)f_cuGetErrorName},
-    {"cuDeviceGet", 2000, 99999, (void *)f_cuDeviceGet},
-    {"cuDeviceGetCount", 2000, 99999, (void *)f_cuDeviceGetCount},
-    {"cuDeviceGetAttribute", 2000, 99999, (void *)f_cuDeviceGetAttribute},
-    {"cuDeviceGetName", 2000, 99999, (void *)f_cuDeviceGetName},
-    {"cuDeviceTotalMem", 3020, 99999, (void *)f_cuDeviceTotalMem},
-    {"cuDeviceGetUuid", 9020, 99999, (void *)f_cuDeviceGetUuid},
-    {"cuDevicePrimaryCtxRetain", 7000, 99999, (void *)f_cuDevicePrimaryCtxRetain},
-    {"cuDevicePrimaryCtxRelease", 11000, 99999, (void *)f_cuDevicePrimaryCtxRelease},
-    {"cuDevicePrimaryCtxReset", 11000, 99999, (void *)f_cuDevicePrimaryCtxReset},
-    {"cuDevicePrimaryCtxSetFlags", 11000, 99999, (void *)f_cuDevicePrimaryCtxSetFlags},
-    {"cuDevicePrimaryCtxGetState", 7000, 99999, (void *)f_cuDevicePrimaryCtxGetState},
-    {"cuCtxGetCurrent", 4000, 99999, (void *)f_cuCtxGetCurrent},
-    {"cuCtxSetCurrent", 4000, 99999, (void *)f_cuCtxSetCurrent},
-    {"cuCtxGetId", 12000, 99999, (void *)f_cuCtxGetId},
-    {"cuCtxGetDevice", 2000, 12999, (void *)f_cuCtxGetDevice},
-    {"cuCtxGetDevice", 13000, 99999, (void *)f_cuCtxGetDevice_v2},
-    {"cuCtxSynchronize", 2000, 12999, (void *)f_cuCtxSynchronize},
-    {"cuCtxSynchronize", 13000, 99999, (void *)f_cuCtxSynchronize_v2},
-    {"cuModuleLoadDataEx", 2010, 99999, (void *)f_cuModuleLoadDataEx},
-    {"cuModuleUnload", 2000, 99999, (void *)f_cuModuleUnload},
-    {"cuModuleGetFunction", 2000, 99999, (void *)f_cuModuleGetFunction},
-    {"cuModuleGetGlobal", 3020, 99999, (void *)f_cuModuleGetGlobal},
-    {"cuFuncGetParamInfo", 12040, 99999, (void *)f_cuFuncGetParamInfo},
-    {"cuFuncGetAttribute", 2020, 99999, (void *)f_cuFuncGetAttribute},
-    {"cuLaunchKernel", 4000, 99999, (void *)f_cuLaunchKernel},
     {"cuMemAlloc", 3020, 99999, (void *)f_cuMemAlloc},
     {"cuMemFree", 3020, 99999, (void *)f_cuMemFree},
     {"cuMemAllocManaged", 6000, 99999, (void *)f_cuMemAllocManaged},
@@ -1145,7 +483,9 @@ FAKE_EXPORT CUresult CUDAAPI cuGetProcAddress_v2(const char *symbol, void **pfn,
         return fake_leave(rc);
     CUdriverProcAddressQueryResult found = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
     *pfn = NULL;
-    const proc_entry *const tables[] = { procs, fake_procs_stream, fake_procs_memory,
+    /* Where a name is in more than one table, the last match for `version` wins. */
+    const proc_entry *const tables[] = { fake_procs_device, fake_procs_module, procs,
+                                         fake_procs_stream, fake_procs_memory,
                                          fake_procs_array, fake_procs_function, fake_procs_graph,
                                          fake_procs_graph_node, fake_procs_graph_objects,
                                          fake_procs_graph_exec,
