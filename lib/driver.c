@@ -154,13 +154,12 @@ static cudaError_t rt_driver_load_once(void)
 
 static void rt_driver_once_fn(void)
 {
+    atomic_store_explicit(&rt_reached, true, memory_order_relaxed);   /* a CUDA call came */
     rt_driver_status = rt_driver_load_once();
 }
 
 cudaError_t rt_driver_load(void)
 {
-    if (!atomic_load_explicit(&rt_reached, memory_order_relaxed))
-        atomic_store_explicit(&rt_reached, true, memory_order_relaxed);
     pthread_once(&rt_driver_once, rt_driver_once_fn);
     return rt_driver_status;
 }

@@ -63,14 +63,14 @@ static bool rt_jit_option_known(int o)
 
 /* The options of a load, translated for the driver.  The value arrays go through as they are:
  * the driver writes its outputs (log sizes, wall time) into the caller's. */
-typedef struct rt_load_options {
+typedef struct rt_library_options {
     CUjit_option jit_stack[RT_OPTIONS_ON_STACK];
     CUlibraryOption lib_stack[RT_OPTIONS_ON_STACK];
     CUjit_option *jit;
     CUlibraryOption *lib;
-} rt_load_options;
+} rt_library_options;
 
-static cudaError_t rt_load_options_make(rt_load_options *o, const enum cudaJitOption *jit,
+static cudaError_t rt_library_options_make(rt_library_options *o, const enum cudaJitOption *jit,
                                         void **jit_values, unsigned num_jit,
                                         const enum cudaLibraryOption *lib, void **lib_values,
                                         unsigned num_lib)
@@ -102,7 +102,7 @@ static cudaError_t rt_load_options_make(rt_load_options *o, const enum cudaJitOp
     return cudaSuccess;
 }
 
-static void rt_load_options_free(rt_load_options *o)
+static void rt_library_options_free(rt_library_options *o)
 {
     if (o->jit != o->jit_stack)
         free(o->jit);
@@ -263,14 +263,14 @@ static cudaError_t rt_library_load(cudaLibrary_t *library, const void *code, con
 {
     if (!library || (!code && !file))
         return cudaErrorInvalidValue;
-    rt_load_options o;
-    cudaError_t e = rt_load_options_make(&o, jit, jit_values, num_jit, lib, lib_values, num_lib);
+    rt_library_options o;
+    cudaError_t e = rt_library_options_make(&o, jit, jit_values, num_jit, lib, lib_values, num_lib);
     if (e != cudaSuccess)
         return e;
     rt_device *d;
     e = rt_context_enter(&d);
     if (e != cudaSuccess) {
-        rt_load_options_free(&o);
+        rt_library_options_free(&o);
         return e;
     }
     uint64_t span = rt_span_begin();
@@ -279,7 +279,7 @@ static cudaError_t rt_library_load(cudaLibrary_t *library, const void *code, con
                                                  lib_values, num_lib)
                       : rt_drv.cuLibraryLoadFromFile(&out, file, o.jit, jit_values, num_jit,
                                                      o.lib, lib_values, num_lib);
-    rt_load_options_free(&o);
+    rt_library_options_free(&o);
     RT_SPAN_END(span, "library load", "\"from\":\"%s\",\"result\":%d", code ? "memory" : "file",
                 (int)r);
     RT_TRACE("library loaded from %s: %p (%d)", code ? "memory" : file, (void *)out, (int)r);

@@ -103,7 +103,7 @@ static cudaError_t rt_batch_enter(bool present, const char *api, const char *ent
 static cudaError_t rt_memcpy_batch(void *const *dsts, const void *const *srcs,
                                    const size_t *sizes, size_t count,
                                    struct cudaMemcpyAttributes *attrs, size_t *attrsIdxs,
-                                   size_t numAttrs, cudaStream_t stream, bool per_thread)
+                                   size_t numAttrs, cudaStream_t stream)
 {
     rt_device *d;
     cudaError_t e = rt_batch_enter(rt_drv.cuMemcpyBatchAsync != NULL, "cudaMemcpyBatchAsync",
@@ -115,8 +115,8 @@ static cudaError_t rt_memcpy_batch(void *const *dsts, const void *const *srcs,
     /* The driver's arrays are not const-qualified; it only reads them. */
     /* Stream 0 is the legacy stream here even in the _ptsz entry point: NVIDIA's
      * cudaMemcpyBatchAsync_ptsz answers cudaErrorInvalidValue for it, as the plain one does
-     * (measured on the H200), instead of copying on the per-thread stream. */
-    (void)per_thread;
+     * (measured on the H200), instead of copying on the per-thread stream.  So both entry
+     * points share this one, with no per-thread flag. */
     CUresult r = rt_drv.cuMemcpyBatchAsync((CUdeviceptr *)(uintptr_t)dsts,
                                            (CUdeviceptr *)(uintptr_t)srcs,
                                            (size_t *)(uintptr_t)sizes, count,
@@ -130,8 +130,7 @@ RT_API cudaError_t cudaMemcpyBatchAsync(void *const *dsts, const void *const *sr
                                         struct cudaMemcpyAttributes *attrs, size_t *attrsIdxs,
                                         size_t numAttrs, cudaStream_t stream)
 {
-    RT_RETURN(rt_memcpy_batch(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, stream,
-                              false));
+    RT_RETURN(rt_memcpy_batch(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, stream));
 }
 
 RT_API cudaError_t cudaMemcpyBatchAsync_ptsz(void *const *dsts, const void *const *srcs,
@@ -140,13 +139,11 @@ RT_API cudaError_t cudaMemcpyBatchAsync_ptsz(void *const *dsts, const void *cons
                                              size_t *attrsIdxs, size_t numAttrs,
                                              cudaStream_t stream)
 {
-    RT_RETURN(rt_memcpy_batch(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, stream,
-                              true));
+    RT_RETURN(rt_memcpy_batch(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, stream));
 }
 
 static cudaError_t rt_memcpy_3d_batch(size_t numOps, struct cudaMemcpy3DBatchOp *opList,
-                                      unsigned long long flags, cudaStream_t stream,
-                                      bool per_thread)
+                                      unsigned long long flags, cudaStream_t stream)
 {
     rt_device *d;
     cudaError_t e = rt_batch_enter(rt_drv.cuMemcpy3DBatchAsync != NULL, "cudaMemcpy3DBatchAsync",
@@ -162,7 +159,6 @@ static cudaError_t rt_memcpy_3d_batch(size_t numOps, struct cudaMemcpy3DBatchOp 
             (opList[i].dst.type == cudaMemcpyOperandTypeArray && !opList[i].dst.op.array.array))
             return cudaErrorInvalidValue;
     /* Stream 0: the legacy stream in the _ptsz entry point too, as for cudaMemcpyBatchAsync. */
-    (void)per_thread;
     return rt_driver_result(d, rt_drv.cuMemcpy3DBatchAsync(numOps,
                                                            (CUDA_MEMCPY3D_BATCH_OP *)opList,
                                                            flags, rt_stream(stream, false)));
@@ -171,13 +167,13 @@ static cudaError_t rt_memcpy_3d_batch(size_t numOps, struct cudaMemcpy3DBatchOp 
 RT_API cudaError_t cudaMemcpy3DBatchAsync(size_t numOps, struct cudaMemcpy3DBatchOp *opList,
                                           unsigned long long flags, cudaStream_t stream)
 {
-    RT_RETURN(rt_memcpy_3d_batch(numOps, opList, flags, stream, false));
+    RT_RETURN(rt_memcpy_3d_batch(numOps, opList, flags, stream));
 }
 
 RT_API cudaError_t cudaMemcpy3DBatchAsync_ptsz(size_t numOps, struct cudaMemcpy3DBatchOp *opList,
                                                unsigned long long flags, cudaStream_t stream)
 {
-    RT_RETURN(rt_memcpy_3d_batch(numOps, opList, flags, stream, true));
+    RT_RETURN(rt_memcpy_3d_batch(numOps, opList, flags, stream));
 }
 
 /* ---- prefetches and discards ---------------------------------------------------------------- */
