@@ -35,7 +35,11 @@ grep -q 'no CUDA runtime call reached it' static_run.err ||
     fail "no notice for a program with NVIDIA's static runtime: $(cat static_run.err)"
 grep -q 'fatbin check' static_run.err || fail "the notice does not say how to check"
 
-"$cmd" run -- "$shared" --no-such-option-is-read >/dev/null 2>&1   # arguments pass through
+# CMD's own arguments, options included, are CMD's: passed on, not read as the command's.
+LD_LIBRARY_PATH=$nvidia_dir "$cmd" run -- "$shared" --trace --no-such-option >args.out 2>args.err
+[ $? = "$nv_rc" ] || fail "exit status differs when CMD has arguments"
+grep -q '^minicudart: ' args.err && fail "CMD's --trace was read as the command's option"
+diff <(tail -n +2 nvidia.out) <(tail -n +2 args.out) || fail "outputs differ when CMD has arguments"
 "$cmd" run -- /nonexistent/program 2>missing.err
 [ $? = 127 ] || fail "a missing command is not exit status 127"
 "$cmd" run 2>/dev/null
