@@ -136,6 +136,7 @@ struct cudaChannelFormatDesc rt_channel_from_format(CUarray_format format, unsig
 RT_API struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w,
                                                           enum cudaChannelFormatKind f)
 {
+    RT_ENTER();
     struct cudaChannelFormatDesc d = {x, y, z, w, f};
     return d;
 }
@@ -176,12 +177,14 @@ static cudaError_t rt_array_create(cudaArray_t *array, const struct cudaChannelF
 RT_API cudaError_t cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc,
                                    size_t width, size_t height, unsigned int flags)
 {
+    RT_ENTER();
     RT_RETURN(rt_array_create(array, desc, rt_extent(width, height, 0), flags));
 }
 
 RT_API cudaError_t cudaMalloc3DArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc,
                                      struct cudaExtent extent, unsigned int flags)
 {
+    RT_ENTER();
     RT_RETURN(rt_array_create(array, desc, extent, flags));
 }
 
@@ -190,6 +193,7 @@ RT_API cudaError_t cudaMallocMipmappedArray(cudaMipmappedArray_t *mipmappedArray
                                             struct cudaExtent extent, unsigned int numLevels,
                                             unsigned int flags)
 {
+    RT_ENTER();
     if (!mipmappedArray || !desc)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -215,6 +219,7 @@ RT_API cudaError_t cudaGetMipmappedArrayLevel(cudaArray_t *levelArray,
                                               cudaMipmappedArray_const_t mipmappedArray,
                                               unsigned int level)
 {
+    RT_ENTER();
     if (!levelArray)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -235,6 +240,7 @@ RT_API cudaError_t cudaGetMipmappedArrayLevel(cudaArray_t *levelArray,
  * without reaching the driver (handles.c). */
 RT_API cudaError_t cudaFreeArray(cudaArray_t array)
 {
+    RT_ENTER();
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess || !array)
@@ -249,6 +255,7 @@ RT_API cudaError_t cudaFreeArray(cudaArray_t array)
 
 RT_API cudaError_t cudaFreeMipmappedArray(cudaMipmappedArray_t mipmappedArray)
 {
+    RT_ENTER();
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess || !mipmappedArray)
@@ -543,18 +550,21 @@ static cudaError_t rt_memcpy_array_array_run(cudaArray_t dst, size_t xd, size_t 
 RT_API cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset,
                                      const void *src, size_t count, enum cudaMemcpyKind kind)
 {
+    RT_ENTER();
     RT_RETURN(rt_memcpy_array_run(dst, wOffset, hOffset, src, count, kind, true, &rt_sync));
 }
 
 RT_API cudaError_t cudaMemcpyToArray_ptds(cudaArray_t dst, size_t wOffset, size_t hOffset,
                                           const void *src, size_t count, enum cudaMemcpyKind kind)
 {
+    RT_ENTER();
     RT_RETURN(rt_memcpy_array_run(dst, wOffset, hOffset, src, count, kind, true, &rt_sync_ptds));
 }
 
 RT_API cudaError_t cudaMemcpyFromArray(void *dst, cudaArray_const_t src, size_t wOffset,
                                        size_t hOffset, size_t count, enum cudaMemcpyKind kind)
 {
+    RT_ENTER();
     RT_RETURN(rt_memcpy_array_run(src, wOffset, hOffset, dst, count, kind, false, &rt_sync));
 }
 
@@ -562,6 +572,7 @@ RT_API cudaError_t cudaMemcpyFromArray_ptds(void *dst, cudaArray_const_t src, si
                                             size_t hOffset, size_t count,
                                             enum cudaMemcpyKind kind)
 {
+    RT_ENTER();
     RT_RETURN(rt_memcpy_array_run(src, wOffset, hOffset, dst, count, kind, false,
                                   &rt_sync_ptds));
 }
@@ -570,6 +581,7 @@ RT_API cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t h
                                        const void *src, size_t spitch, size_t width,
                                        size_t height, enum cudaMemcpyKind kind)
 {
+    RT_ENTER();
     RT_RETURN(rt_memcpy_2d_array(dst, wOffset, hOffset, src, spitch, width, height, kind, true,
                                  &rt_sync));
 }
@@ -578,6 +590,7 @@ RT_API cudaError_t cudaMemcpy2DToArray_ptds(cudaArray_t dst, size_t wOffset, siz
                                             const void *src, size_t spitch, size_t width,
                                             size_t height, enum cudaMemcpyKind kind)
 {
+    RT_ENTER();
     RT_RETURN(rt_memcpy_2d_array(dst, wOffset, hOffset, src, spitch, width, height, kind, true,
                                  &rt_sync_ptds));
 }
@@ -586,6 +599,7 @@ RT_API cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_con
                                          size_t wOffset, size_t hOffset, size_t width,
                                          size_t height, enum cudaMemcpyKind kind)
 {
+    RT_ENTER();
     RT_RETURN(rt_memcpy_2d_array(src, wOffset, hOffset, dst, dpitch, width, height, kind, false,
                                  &rt_sync));
 }
@@ -594,6 +608,7 @@ RT_API cudaError_t cudaMemcpy2DFromArray_ptds(void *dst, size_t dpitch, cudaArra
                                               size_t wOffset, size_t hOffset, size_t width,
                                               size_t height, enum cudaMemcpyKind kind)
 {
+    RT_ENTER();
     RT_RETURN(rt_memcpy_2d_array(src, wOffset, hOffset, dst, dpitch, width, height, kind, false,
                                  &rt_sync_ptds));
 }
@@ -603,6 +618,7 @@ RT_API cudaError_t cudaMemcpyArrayToArray(cudaArray_t dst, size_t wOffsetDst, si
                                           size_t hOffsetSrc, size_t count,
                                           enum cudaMemcpyKind kind)
 {
+    RT_ENTER();
     RT_RETURN(rt_memcpy_array_array_run(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc,
                                         count, kind, &rt_sync));
 }
@@ -612,6 +628,7 @@ RT_API cudaError_t cudaMemcpyArrayToArray_ptds(cudaArray_t dst, size_t wOffsetDs
                                                size_t wOffsetSrc, size_t hOffsetSrc,
                                                size_t count, enum cudaMemcpyKind kind)
 {
+    RT_ENTER();
     RT_RETURN(rt_memcpy_array_array_run(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc,
                                         count, kind, &rt_sync_ptds));
 }
@@ -621,6 +638,7 @@ RT_API cudaError_t cudaMemcpy2DArrayToArray(cudaArray_t dst, size_t wOffsetDst,
                                             size_t wOffsetSrc, size_t hOffsetSrc, size_t width,
                                             size_t height, enum cudaMemcpyKind kind)
 {
+    RT_ENTER();
     RT_RETURN(rt_memcpy_2d_array_array(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc,
                                        width, height, kind, &rt_sync));
 }
@@ -631,6 +649,7 @@ RT_API cudaError_t cudaMemcpy2DArrayToArray_ptds(cudaArray_t dst, size_t wOffset
                                                  size_t width, size_t height,
                                                  enum cudaMemcpyKind kind)
 {
+    RT_ENTER();
     RT_RETURN(rt_memcpy_2d_array_array(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc,
                                        width, height, kind, &rt_sync_ptds));
 }
@@ -639,6 +658,7 @@ RT_API cudaError_t cudaMemcpyToArrayAsync(cudaArray_t dst, size_t wOffset, size_
                                           const void *src, size_t count,
                                           enum cudaMemcpyKind kind, cudaStream_t stream)
 {
+    RT_ENTER();
     rt_copy_mode m = rt_async(stream, false);
     RT_RETURN(rt_memcpy_array_run(dst, wOffset, hOffset, src, count, kind, true, &m));
 }
@@ -647,6 +667,7 @@ RT_API cudaError_t cudaMemcpyToArrayAsync_ptsz(cudaArray_t dst, size_t wOffset, 
                                                const void *src, size_t count,
                                                enum cudaMemcpyKind kind, cudaStream_t stream)
 {
+    RT_ENTER();
     rt_copy_mode m = rt_async(stream, true);
     RT_RETURN(rt_memcpy_array_run(dst, wOffset, hOffset, src, count, kind, true, &m));
 }
@@ -655,6 +676,7 @@ RT_API cudaError_t cudaMemcpyFromArrayAsync(void *dst, cudaArray_const_t src, si
                                             size_t hOffset, size_t count,
                                             enum cudaMemcpyKind kind, cudaStream_t stream)
 {
+    RT_ENTER();
     rt_copy_mode m = rt_async(stream, false);
     RT_RETURN(rt_memcpy_array_run(src, wOffset, hOffset, dst, count, kind, false, &m));
 }
@@ -663,6 +685,7 @@ RT_API cudaError_t cudaMemcpyFromArrayAsync_ptsz(void *dst, cudaArray_const_t sr
                                                  size_t wOffset, size_t hOffset, size_t count,
                                                  enum cudaMemcpyKind kind, cudaStream_t stream)
 {
+    RT_ENTER();
     rt_copy_mode m = rt_async(stream, true);
     RT_RETURN(rt_memcpy_array_run(src, wOffset, hOffset, dst, count, kind, false, &m));
 }
@@ -672,6 +695,7 @@ RT_API cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t wOffset, siz
                                             size_t height, enum cudaMemcpyKind kind,
                                             cudaStream_t stream)
 {
+    RT_ENTER();
     rt_copy_mode m = rt_async(stream, false);
     RT_RETURN(rt_memcpy_2d_array(dst, wOffset, hOffset, src, spitch, width, height, kind, true,
                                  &m));
@@ -682,6 +706,7 @@ RT_API cudaError_t cudaMemcpy2DToArrayAsync_ptsz(cudaArray_t dst, size_t wOffset
                                                  size_t width, size_t height,
                                                  enum cudaMemcpyKind kind, cudaStream_t stream)
 {
+    RT_ENTER();
     rt_copy_mode m = rt_async(stream, true);
     RT_RETURN(rt_memcpy_2d_array(dst, wOffset, hOffset, src, spitch, width, height, kind, true,
                                  &m));
@@ -692,6 +717,7 @@ RT_API cudaError_t cudaMemcpy2DFromArrayAsync(void *dst, size_t dpitch, cudaArra
                                               size_t height, enum cudaMemcpyKind kind,
                                               cudaStream_t stream)
 {
+    RT_ENTER();
     rt_copy_mode m = rt_async(stream, false);
     RT_RETURN(rt_memcpy_2d_array(src, wOffset, hOffset, dst, dpitch, width, height, kind, false,
                                  &m));
@@ -703,6 +729,7 @@ RT_API cudaError_t cudaMemcpy2DFromArrayAsync_ptsz(void *dst, size_t dpitch,
                                                    enum cudaMemcpyKind kind,
                                                    cudaStream_t stream)
 {
+    RT_ENTER();
     rt_copy_mode m = rt_async(stream, true);
     RT_RETURN(rt_memcpy_2d_array(src, wOffset, hOffset, dst, dpitch, width, height, kind, false,
                                  &m));

@@ -33,6 +33,7 @@ cudaError_t rt_array_descriptor(cudaArray_const_t array, CUDA_ARRAY3D_DESCRIPTOR
 RT_API cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc *desc, struct cudaExtent *extent,
                                     unsigned int *flags, cudaArray_t array)
 {
+    RT_ENTER();
     CUDA_ARRAY3D_DESCRIPTOR ad;
     cudaError_t e = rt_array_descriptor(array, &ad);
     if (e != cudaSuccess)
@@ -51,6 +52,7 @@ RT_API cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc *desc, struct c
 
 RT_API cudaError_t cudaGetChannelDesc(struct cudaChannelFormatDesc *desc, cudaArray_const_t array)
 {
+    RT_ENTER();
     if (!desc)
         RT_RETURN(cudaErrorInvalidValue);
     CUDA_ARRAY3D_DESCRIPTOR ad;
@@ -71,6 +73,7 @@ RT_API cudaError_t cudaGetChannelDesc(struct cudaChannelFormatDesc *desc, cudaAr
 RT_API cudaError_t cudaArrayGetPlane(cudaArray_t *pPlaneArray, cudaArray_t hArray,
                                      unsigned int planeIdx)
 {
+    RT_ENTER();
     if (!pPlaneArray)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -132,12 +135,14 @@ static cudaError_t rt_sparse_properties(struct cudaArraySparseProperties *out, b
 RT_API cudaError_t cudaArrayGetSparseProperties(struct cudaArraySparseProperties *sparseProperties,
                                                 cudaArray_t array)
 {
+    RT_ENTER();
     RT_RETURN(rt_sparse_properties(sparseProperties, false, array, __func__));
 }
 
 RT_API cudaError_t cudaMipmappedArrayGetSparseProperties(
     struct cudaArraySparseProperties *sparseProperties, cudaMipmappedArray_t mipmap)
 {
+    RT_ENTER();
     RT_RETURN(rt_sparse_properties(sparseProperties, true, mipmap, __func__));
 }
 
@@ -181,6 +186,7 @@ static cudaError_t rt_memory_requirements(struct cudaArrayMemoryRequirements *ou
 RT_API cudaError_t cudaArrayGetMemoryRequirements(
     struct cudaArrayMemoryRequirements *memoryRequirements, cudaArray_t array, int device)
 {
+    RT_ENTER();
     RT_RETURN(rt_memory_requirements(memoryRequirements, false, array, device, __func__));
 }
 
@@ -188,5 +194,6 @@ RT_API cudaError_t cudaMipmappedArrayGetMemoryRequirements(
     struct cudaArrayMemoryRequirements *memoryRequirements, cudaMipmappedArray_t mipmap,
     int device)
 {
+    RT_ENTER();
     RT_RETURN(rt_memory_requirements(memoryRequirements, true, mipmap, device, __func__));
 }

@@ -408,6 +408,7 @@ cudaError_t rt_context_enter(rt_device **out)
 
 RT_API cudaError_t cudaGetDeviceCount(int *count)
 {
+    RT_ENTER();
     if (!count)
         RT_RETURN(cudaErrorInvalidValue);
     if (atomic_load(&rt_forked)) {
@@ -426,6 +427,7 @@ RT_API cudaError_t cudaGetDeviceCount(int *count)
 
 RT_API cudaError_t cudaSetDevice(int device)
 {
+    RT_ENTER();
     cudaError_t e = rt_devices_init();
     if (e != cudaSuccess)
         RT_RETURN(e);
@@ -439,6 +441,7 @@ RT_API cudaError_t cudaSetDevice(int device)
 
 RT_API cudaError_t cudaGetDevice(int *device)
 {
+    RT_ENTER();
     if (!device)
         RT_RETURN(cudaErrorInvalidValue);
     cudaError_t e = rt_devices_init();
@@ -453,6 +456,7 @@ RT_API cudaError_t cudaGetDevice(int *device)
 
 RT_API cudaError_t cudaDeviceSynchronize(void)
 {
+    RT_ENTER();
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
@@ -464,6 +468,7 @@ RT_API cudaError_t cudaDeviceSynchronize(void)
 
 RT_API cudaError_t cudaDeviceReset(void)
 {
+    RT_ENTER();
     rt_device *d;
     cudaError_t e = rt_devices_init();
     if (e != cudaSuccess)
@@ -568,6 +573,7 @@ static cudaError_t rt_device_set_flags(rt_device *d, unsigned flags)
 
 RT_API cudaError_t cudaSetDeviceFlags(unsigned int flags)
 {
+    RT_ENTER();
     rt_device *d;
     cudaError_t e = rt_device_current(&d);
     if (e != cudaSuccess)
@@ -577,6 +583,7 @@ RT_API cudaError_t cudaSetDeviceFlags(unsigned int flags)
 
 RT_API cudaError_t cudaGetDeviceFlags(unsigned int *flags)
 {
+    RT_ENTER();
     if (!flags)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -597,6 +604,7 @@ RT_API cudaError_t cudaGetDeviceFlags(unsigned int *flags)
 
 RT_API cudaError_t cudaInitDevice(int device, unsigned int deviceFlags, unsigned int flags)
 {
+    RT_ENTER();
     rt_device *d;
     cudaError_t e = rt_device_lookup(device, &d);
     if (e != cudaSuccess)
@@ -615,6 +623,7 @@ RT_API cudaError_t cudaInitDevice(int device, unsigned int deviceFlags, unsigned
 
 RT_API cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device)
 {
+    RT_ENTER();
     if (!value)
         RT_RETURN(cudaErrorInvalidValue);
     cudaError_t e = rt_devices_init();
@@ -761,6 +770,7 @@ static const struct rt_prop_field rt_prop_fields[] = {
 
 RT_API cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
 {
+    RT_ENTER();
     if (!prop)
         RT_RETURN(cudaErrorInvalidValue);
     cudaError_t e = rt_devices_init();

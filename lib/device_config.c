@@ -40,6 +40,7 @@ _Static_assert((int)cudaFlushGPUDirectRDMAWritesToAllDevices ==
 
 RT_API cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
 {
+    RT_ENTER();
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
@@ -51,6 +52,7 @@ RT_API cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
 
 RT_API cudaError_t cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit)
 {
+    RT_ENTER();
     if (!pValue)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -64,6 +66,7 @@ RT_API cudaError_t cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit)
 
 RT_API cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig)
 {
+    RT_ENTER();
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
@@ -75,6 +78,7 @@ RT_API cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig)
 
 RT_API cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *pCacheConfig)
 {
+    RT_ENTER();
     if (!pCacheConfig)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -96,6 +100,7 @@ RT_API cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *pCacheConfig)
  * cudaFuncSetSharedMemConfig does. */
 RT_API cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *pConfig)
 {
+    RT_ENTER();
     if (!pConfig)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -112,6 +117,7 @@ RT_API cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *pConfi
 
 RT_API cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config)
 {
+    RT_ENTER();
     if ((int)config < cudaSharedMemBankSizeDefault || (int)config > cudaSharedMemBankSizeEightByte)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -128,6 +134,7 @@ RT_API cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config)
 
 RT_API cudaError_t cudaCtxResetPersistingL2Cache(void)
 {
+    RT_ENTER();
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
@@ -141,6 +148,7 @@ RT_API cudaError_t cudaCtxResetPersistingL2Cache(void)
 
 RT_API cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice)
 {
+    RT_ENTER();
     if (!canAccessPeer)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d, *peer;
@@ -156,6 +164,7 @@ RT_API cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int p
  * exist for that, so it is initialised (not made current). */
 RT_API cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags)
 {
+    RT_ENTER();
     if (flags != 0)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d, *peer;
@@ -173,6 +182,7 @@ RT_API cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags
 
 RT_API cudaError_t cudaDeviceDisablePeerAccess(int peerDevice)
 {
+    RT_ENTER();
     rt_device *d, *peer;
     cudaError_t e = rt_context_enter(&d);
     if (e == cudaSuccess)
@@ -190,6 +200,7 @@ RT_API cudaError_t cudaDeviceDisablePeerAccess(int peerDevice)
 RT_API cudaError_t cudaDeviceGetP2PAttribute(int *value, enum cudaDeviceP2PAttr attr,
                                              int srcDevice, int dstDevice)
 {
+    RT_ENTER();
     if (!value)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *src, *dst;
@@ -241,11 +252,13 @@ static cudaError_t rt_profiler(bool start)
 
 RT_API cudaError_t cudaProfilerStart(void)
 {
+    RT_ENTER();
     RT_RETURN(rt_profiler(true));
 }
 
 RT_API cudaError_t cudaProfilerStop(void)
 {
+    RT_ENTER();
     RT_RETURN(rt_profiler(false));
 }
 
@@ -253,6 +266,7 @@ RT_API cudaError_t cudaProfilerStop(void)
 
 RT_API cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device)
 {
+    RT_ENTER();
     if (!pciBusId || len <= 0)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -264,6 +278,7 @@ RT_API cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device)
 
 RT_API cudaError_t cudaDeviceGetByPCIBusId(int *device, const char *pciBusId)
 {
+    RT_ENTER();
     if (!device || !pciBusId)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *first;
@@ -286,6 +301,7 @@ RT_API cudaError_t cudaDeviceGetByPCIBusId(int *device, const char *pciBusId)
  * none reaches it, the device with the highest capability (lowest number on a tie). */
 RT_API cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop)
 {
+    RT_ENTER();
     if (!device || !prop)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *first;
@@ -331,6 +347,7 @@ int rt_valid_devices(const int **list)
  * unchanged: the list decides only a choice still to come. */
 RT_API cudaError_t cudaSetValidDevices(int *device_arr, int len)
 {
+    RT_ENTER();
     if (len != 0 && (!device_arr || len < 0))
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *first;
@@ -355,6 +372,7 @@ RT_API cudaError_t cudaSetValidDevices(int *device_arr, int len)
 RT_API cudaError_t cudaDeviceFlushGPUDirectRDMAWrites(
     enum cudaFlushGPUDirectRDMAWritesTarget target, enum cudaFlushGPUDirectRDMAWritesScope scope)
 {
+    RT_ENTER();
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
@@ -380,6 +398,7 @@ RT_API cudaError_t cudaDeviceGetTexture1DLinearMaxWidth(size_t *maxWidthInElemen
                                                         const struct cudaChannelFormatDesc *fmtDesc,
                                                         int device)
 {
+    RT_ENTER();
     if (!maxWidthInElements || !fmtDesc)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -417,6 +436,7 @@ RT_API cudaError_t cudaDeviceGetHostAtomicCapabilities(unsigned int *capabilitie
                                                        const enum cudaAtomicOperation *operations,
                                                        unsigned int count, int device)
 {
+    RT_ENTER();
     if (!capabilities || !operations || count == 0)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -436,6 +456,7 @@ RT_API cudaError_t cudaDeviceGetP2PAtomicCapabilities(unsigned int *capabilities
                                                       unsigned int count, int srcDevice,
                                                       int dstDevice)
 {
+    RT_ENTER();
     if (!capabilities || !operations || count == 0)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *src, *dst;

@@ -166,6 +166,7 @@ cudaError_t rt_driver_load(void)
 
 RT_API cudaError_t cudaDriverGetVersion(int *driverVersion)
 {
+    RT_ENTER();
     if (!driverVersion)
         RT_RETURN(cudaErrorInvalidValue);
     /* With no driver NVIDIA's runtime answers 0 and success; a driver that loaded but failed
@@ -177,6 +178,7 @@ RT_API cudaError_t cudaDriverGetVersion(int *driverVersion)
 
 RT_API cudaError_t cudaRuntimeGetVersion(int *runtimeVersion)
 {
+    RT_ENTER();
     if (!runtimeVersion)
         RT_RETURN(cudaErrorInvalidValue);
     *runtimeVersion = CUDART_VERSION;

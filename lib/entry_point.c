@@ -53,6 +53,7 @@ RT_API cudaError_t cudaGetDriverEntryPoint(const char *symbol, void **funcPtr,
                                            unsigned long long flags,
                                            enum cudaDriverEntryPointQueryResult *driverStatus)
 {
+    RT_ENTER();
     RT_RETURN(rt_entry_point(symbol, funcPtr, CUDART_VERSION, flags, driverStatus, false));
 }
 
@@ -60,6 +61,7 @@ RT_API cudaError_t cudaGetDriverEntryPoint_ptsz(const char *symbol, void **funcP
                                                 unsigned long long flags,
                                                 enum cudaDriverEntryPointQueryResult *status)
 {
+    RT_ENTER();
     RT_RETURN(rt_entry_point(symbol, funcPtr, CUDART_VERSION, flags, status, true));
 }
 
@@ -67,6 +69,7 @@ RT_API cudaError_t cudaGetDriverEntryPointByVersion(
     const char *symbol, void **funcPtr, unsigned int cudaVersion, unsigned long long flags,
     enum cudaDriverEntryPointQueryResult *driverStatus)
 {
+    RT_ENTER();
     RT_RETURN(rt_entry_point(symbol, funcPtr, cudaVersion, flags, driverStatus, false));
 }
 
@@ -74,6 +77,7 @@ RT_API cudaError_t cudaGetDriverEntryPointByVersion_ptsz(
     const char *symbol, void **funcPtr, unsigned int cudaVersion, unsigned long long flags,
     enum cudaDriverEntryPointQueryResult *status)
 {
+    RT_ENTER();
     RT_RETURN(rt_entry_point(symbol, funcPtr, cudaVersion, flags, status, true));
 }
 
@@ -87,6 +91,7 @@ RT_API cudaError_t cudaGetDriverEntryPointByVersion_ptsz(
 RT_API cudaError_t cudaGetExportTable(const void **ppExportTable,
                                       const cudaUUID_t *pExportTableId)
 {
+    RT_ENTER();
     if (!ppExportTable || !pExportTableId)
         RT_RETURN(cudaErrorInvalidValue);
     *ppExportTable = NULL;
@@ -108,6 +113,7 @@ RT_API cudaError_t cudaGetExportTable(const void **ppExportTable,
 RT_API void *__cudaGetProcAddress(void);
 RT_API void *__cudaGetProcAddress(void)
 {
+    RT_ENTER();
     RT_TRACE("__cudaGetProcAddress: returns NULL, as NVIDIA's runtime does");
     return NULL;
 }

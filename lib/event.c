@@ -37,16 +37,19 @@ static cudaError_t rt_event_create(cudaEvent_t *event, unsigned flags)
 
 RT_API cudaError_t cudaEventCreate(cudaEvent_t *event)
 {
+    RT_ENTER();
     RT_RETURN(rt_event_create(event, cudaEventDefault));
 }
 
 RT_API cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags)
 {
+    RT_ENTER();
     RT_RETURN(rt_event_create(event, flags));
 }
 
 RT_API cudaError_t cudaEventDestroy(cudaEvent_t event)
 {
+    RT_ENTER();
     rt_device *d;
     cudaError_t e = rt_enter_with(NULL, event, &d);
     if (e != cudaSuccess)
@@ -74,23 +77,27 @@ static cudaError_t rt_event_record(cudaEvent_t event, cudaStream_t stream, unsig
 
 RT_API cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
 {
+    RT_ENTER();
     RT_RETURN(rt_event_record(event, stream, 0, false, false));
 }
 
 RT_API cudaError_t cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream)
 {
+    RT_ENTER();
     RT_RETURN(rt_event_record(event, stream, 0, false, true));
 }
 
 RT_API cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream,
                                             unsigned int flags)
 {
+    RT_ENTER();
     RT_RETURN(rt_event_record(event, stream, flags, true, false));
 }
 
 RT_API cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t event, cudaStream_t stream,
                                                  unsigned int flags)
 {
+    RT_ENTER();
     RT_RETURN(rt_event_record(event, stream, flags, true, true));
 }
 
@@ -98,6 +105,7 @@ RT_API cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t event, cudaStream_t
  * cudaErrorNotReady, not stored as the last error (stream.h), while it is pending. */
 RT_API cudaError_t cudaEventQuery(cudaEvent_t event)
 {
+    RT_ENTER();
     rt_device *d;
     cudaError_t e = rt_enter_with(NULL, event, &d);
     if (e != cudaSuccess)
@@ -107,6 +115,7 @@ RT_API cudaError_t cudaEventQuery(cudaEvent_t event)
 
 RT_API cudaError_t cudaEventSynchronize(cudaEvent_t event)
 {
+    RT_ENTER();
     rt_device *d;
     cudaError_t e = rt_enter_with(NULL, event, &d);
     if (e != cudaSuccess)
@@ -122,6 +131,7 @@ RT_API cudaError_t cudaEventSynchronize(cudaEvent_t event)
  */
 RT_API cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
 {
+    RT_ENTER();
     if (!ms)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;

@@ -181,6 +181,7 @@ static cudaError_t rt_external_enter(rt_handle_kind kind, const void *handle, rt
 RT_API cudaError_t cudaImportExternalMemory(cudaExternalMemory_t *extMem_out,
                                             const struct cudaExternalMemoryHandleDesc *memHandleDesc)
 {
+    RT_ENTER();
     if (!extMem_out || !memHandleDesc)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -215,6 +216,7 @@ RT_API cudaError_t cudaImportExternalMemory(cudaExternalMemory_t *extMem_out,
 RT_API cudaError_t cudaExternalMemoryGetMappedBuffer(void **devPtr, cudaExternalMemory_t extMem,
                                                      const struct cudaExternalMemoryBufferDesc *bufferDesc)
 {
+    RT_ENTER();
     if (!devPtr || !bufferDesc)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -238,6 +240,7 @@ RT_API cudaError_t cudaExternalMemoryGetMappedMipmappedArray(
     cudaMipmappedArray_t *mipmap, cudaExternalMemory_t extMem,
     const struct cudaExternalMemoryMipmappedArrayDesc *mipmapDesc)
 {
+    RT_ENTER();
     if (!mipmap || !mipmapDesc)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -275,6 +278,7 @@ RT_API cudaError_t cudaExternalMemoryGetMappedMipmappedArray(
 
 RT_API cudaError_t cudaDestroyExternalMemory(cudaExternalMemory_t extMem)
 {
+    RT_ENTER();
     rt_device *d;
     cudaError_t e = rt_external_enter(RT_HANDLE_EXTERNAL_MEMORY, extMem, &d);
     if (e != cudaSuccess)
@@ -293,6 +297,7 @@ RT_API cudaError_t cudaDestroyExternalMemory(cudaExternalMemory_t extMem)
 RT_API cudaError_t cudaImportExternalSemaphore(cudaExternalSemaphore_t *extSem_out,
                                                const struct cudaExternalSemaphoreHandleDesc *semHandleDesc)
 {
+    RT_ENTER();
     if (!extSem_out || !semHandleDesc)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -386,6 +391,7 @@ RT_API cudaError_t cudaSignalExternalSemaphoresAsync(
     const struct cudaExternalSemaphoreSignalParams *paramsArray, unsigned int numExtSems,
     cudaStream_t stream)
 {
+    RT_ENTER();
     RT_RETURN(rt_signal(__func__, extSemArray, paramsArray, numExtSems, stream, false));
 }
 
@@ -394,6 +400,7 @@ RT_API cudaError_t cudaSignalExternalSemaphoresAsync_ptsz(
     const struct cudaExternalSemaphoreSignalParams *paramsArray, unsigned int numExtSems,
     cudaStream_t stream)
 {
+    RT_ENTER();
     RT_RETURN(rt_signal(__func__, extSemArray, paramsArray, numExtSems, stream, true));
 }
 
@@ -402,6 +409,7 @@ RT_API cudaError_t cudaWaitExternalSemaphoresAsync(
     const struct cudaExternalSemaphoreWaitParams *paramsArray, unsigned int numExtSems,
     cudaStream_t stream)
 {
+    RT_ENTER();
     RT_RETURN(rt_wait(__func__, extSemArray, paramsArray, numExtSems, stream, false));
 }
 
@@ -410,11 +418,13 @@ RT_API cudaError_t cudaWaitExternalSemaphoresAsync_ptsz(
     const struct cudaExternalSemaphoreWaitParams *paramsArray, unsigned int numExtSems,
     cudaStream_t stream)
 {
+    RT_ENTER();
     RT_RETURN(rt_wait(__func__, extSemArray, paramsArray, numExtSems, stream, true));
 }
 
 RT_API cudaError_t cudaDestroyExternalSemaphore(cudaExternalSemaphore_t extSem)
 {
+    RT_ENTER();
     rt_device *d;
     cudaError_t e = rt_external_enter(RT_HANDLE_EXTERNAL_SEMAPHORE, extSem, &d);
     if (e != cudaSuccess)
@@ -434,6 +444,7 @@ RT_API cudaError_t cudaDestroyExternalSemaphore(cudaExternalSemaphore_t extSem)
  * NvSci (x86-64 Linux, as a rule) the driver refuses, and its answer passes through. */
 RT_API cudaError_t cudaDeviceGetNvSciSyncAttributes(void *nvSciSyncAttrList, int device, int flags)
 {
+    RT_ENTER();
     if (!nvSciSyncAttrList)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *current;

@@ -259,6 +259,7 @@ cudaError_t rt_function_set_for_device(rt_kernel *k, rt_device *d, int attr, int
 
 RT_API cudaError_t cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncAddr)
 {
+    RT_ENTER();
     if (!kernelPtr)
         RT_RETURN(cudaErrorInvalidValue);
     /* The same process-wide handle __cudaGetKernel hands nvcc's stubs, and the same answer for
@@ -279,6 +280,7 @@ RT_API cudaError_t cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncA
  * written). */
 RT_API cudaError_t cudaGetFuncBySymbol(cudaFunction_t *functionPtr, const void *symbolPtr)
 {
+    RT_ENTER();
     /* A library kernel's handle names no symbol: cudaErrorInvalidDeviceFunction, as NVIDIA
      * answers on the H200 (the library's functions come from cuKernelGetFunction instead). */
     rt_kernel *known = rt_kernel_find(symbolPtr);
@@ -322,6 +324,7 @@ static const struct {
 
 RT_API cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func)
 {
+    RT_ENTER();
     if (!attr)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -353,6 +356,7 @@ RT_API cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const 
 
 RT_API cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value)
 {
+    RT_ENTER();
     if ((int)attr < RT_FN_ATTR_FIRST || (int)attr > RT_FN_ATTR_LAST)
         RT_RETURN(cudaErrorInvalidValue);
     RT_RETURN(rt_fn_remember(func, (int)attr, value, false));
@@ -360,6 +364,7 @@ RT_API cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute
 
 RT_API cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheConfig)
 {
+    RT_ENTER();
     if ((int)cacheConfig < cudaFuncCachePreferNone || (int)cacheConfig > cudaFuncCachePreferEqual)
         RT_RETURN(cudaErrorInvalidValue);
     RT_RETURN(rt_fn_remember(func, 0, (int)cacheConfig, true));
@@ -369,6 +374,7 @@ RT_API cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache c
  * there the call "has no effect".  The kernel and the value are still checked. */
 RT_API cudaError_t cudaFuncSetSharedMemConfig(const void *func, enum cudaSharedMemConfig config)
 {
+    RT_ENTER();
     if ((int)config < cudaSharedMemBankSizeDefault || (int)config > cudaSharedMemBankSizeEightByte)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -383,6 +389,7 @@ RT_API cudaError_t cudaFuncSetSharedMemConfig(const void *func, enum cudaSharedM
 
 RT_API cudaError_t cudaFuncGetName(const char **name, const void *func)
 {
+    RT_ENTER();
     if (!name)
         RT_RETURN(cudaErrorInvalidValue);
     rt_kernel *k = rt_kernel_find(func);
@@ -395,6 +402,7 @@ RT_API cudaError_t cudaFuncGetName(const char **name, const void *func)
 RT_API cudaError_t cudaFuncGetParamInfo(const void *func, size_t paramIndex, size_t *paramOffset,
                                         size_t *paramSize)
 {
+    RT_ENTER();
     rt_kernel *k = rt_kernel_find(func);
     if (!rt_kernel_usable(k))
         RT_RETURN(rt_kernel_unknown(func));
@@ -429,6 +437,7 @@ RT_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n
                                                                           size_t dynamicSMemSize,
                                                                           unsigned int flags)
 {
+    RT_ENTER();
     _Static_assert(cudaOccupancyDisableCachingOverride == CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE,
                    "occupancy flags differ");
     if (!numBlocks || (flags & ~(unsigned)cudaOccupancyDisableCachingOverride))
@@ -450,6 +459,7 @@ RT_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks,
                                                                  int blockSize,
                                                                  size_t dynamicSMemSize)
 {
+    RT_ENTER();
     return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize,
                                                                   dynamicSMemSize,
                                                                   cudaOccupancyDefault);
@@ -459,6 +469,7 @@ RT_API cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmem
                                                              const void *func, int numBlocks,
                                                              int blockSize)
 {
+    RT_ENTER();
     if (!dynamicSmemSize)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -506,11 +517,13 @@ static cudaError_t rt_cluster_query(int *out, const void *func, const cudaLaunch
 RT_API cudaError_t cudaOccupancyMaxPotentialClusterSize(int *clusterSize, const void *func,
                                                         const cudaLaunchConfig_t *launchConfig)
 {
+    RT_ENTER();
     RT_RETURN(rt_cluster_query(clusterSize, func, launchConfig, true));
 }
 
 RT_API cudaError_t cudaOccupancyMaxActiveClusters(int *numClusters, const void *func,
                                                   const cudaLaunchConfig_t *launchConfig)
 {
+    RT_ENTER();
     RT_RETURN(rt_cluster_query(numClusters, func, launchConfig, false));
 }

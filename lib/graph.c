@@ -23,6 +23,7 @@ _Static_assert((int)cudaUserObjectNoDestructorSync == (int)CU_USER_OBJECT_NO_DES
 
 RT_API cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags)
 {
+    RT_ENTER();
     if (!pGraph)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
@@ -31,12 +32,14 @@ RT_API cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags)
 
 RT_API cudaError_t cudaGraphDestroy(cudaGraph_t graph)
 {
+    RT_ENTER();
     RT_GRAPH_ENTER(d);
     RT_RETURN(rt_driver_result(d, rt_drv.cuGraphDestroy(graph)));
 }
 
 RT_API cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph)
 {
+    RT_ENTER();
     if (!pGraphClone)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
@@ -45,6 +48,7 @@ RT_API cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t original
 
 RT_API cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *numNodes)
 {
+    RT_ENTER();
     if (!numNodes)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
@@ -54,6 +58,7 @@ RT_API cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, 
 RT_API cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t *pRootNodes,
                                          size_t *pNumRootNodes)
 {
+    RT_ENTER();
     if (!pNumRootNodes)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
@@ -65,6 +70,7 @@ RT_API cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNo
                                             const cudaGraphEdgeData *edgeData,
                                             size_t numDependencies)
 {
+    RT_ENTER();
     RT_GRAPH_ENTER(d);
     RT_RETURN(rt_driver_result(d, rt_drv.cuGraphAddDependencies(
                                      graph, from, to, (const CUgraphEdgeData *)edgeData,
@@ -73,6 +79,7 @@ RT_API cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNo
 
 RT_API cudaError_t cudaGraphDebugDotPrint(cudaGraph_t graph, const char *path, unsigned int flags)
 {
+    RT_ENTER();
     if (!path)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
@@ -87,6 +94,7 @@ RT_API cudaError_t cudaGraphDebugDotPrint(cudaGraph_t graph, const char *path, u
 RT_API cudaError_t cudaGraphGetEdges(cudaGraph_t graph, cudaGraphNode_t *from, cudaGraphNode_t *to,
                                      cudaGraphEdgeData *edgeData, size_t *numEdges)
 {
+    RT_ENTER();
     if (!numEdges)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
@@ -99,6 +107,7 @@ RT_API cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node,
                                                 cudaGraphEdgeData *edgeData,
                                                 size_t *pNumDependencies)
 {
+    RT_ENTER();
     if (!pNumDependencies)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
@@ -112,6 +121,7 @@ RT_API cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t node,
                                                   cudaGraphEdgeData *edgeData,
                                                   size_t *pNumDependentNodes)
 {
+    RT_ENTER();
     if (!pNumDependentNodes)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
@@ -125,6 +135,7 @@ RT_API cudaError_t cudaGraphRemoveDependencies(cudaGraph_t graph, const cudaGrap
                                                const cudaGraphEdgeData *edgeData,
                                                size_t numDependencies)
 {
+    RT_ENTER();
     RT_GRAPH_ENTER(d);
     RT_RETURN(rt_driver_result(d, rt_drv.cuGraphRemoveDependencies(
                                      graph, from, to, (const CUgraphEdgeData *)edgeData,
@@ -133,12 +144,14 @@ RT_API cudaError_t cudaGraphRemoveDependencies(cudaGraph_t graph, const cudaGrap
 
 RT_API cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node)
 {
+    RT_ENTER();
     RT_GRAPH_ENTER(d);
     RT_RETURN(rt_driver_result(d, rt_drv.cuGraphDestroyNode(node)));
 }
 
 RT_API cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType *pType)
 {
+    RT_ENTER();
     if (!pType)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
@@ -152,6 +165,7 @@ RT_API cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNode
 RT_API cudaError_t cudaGraphNodeFindInClone(cudaGraphNode_t *pNode, cudaGraphNode_t originalNode,
                                             cudaGraph_t clonedGraph)
 {
+    RT_ENTER();
     if (!pNode)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
@@ -165,6 +179,7 @@ RT_API cudaError_t cudaUserObjectCreate(cudaUserObject_t *object_out, void *ptr,
                                         cudaHostFn_t destroy, unsigned int initialRefcount,
                                         unsigned int flags)
 {
+    RT_ENTER();
     if (!object_out)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
@@ -175,12 +190,14 @@ RT_API cudaError_t cudaUserObjectCreate(cudaUserObject_t *object_out, void *ptr,
 
 RT_API cudaError_t cudaUserObjectRetain(cudaUserObject_t object, unsigned int count)
 {
+    RT_ENTER();
     RT_GRAPH_ENTER(d);
     RT_RETURN(rt_driver_result(d, rt_drv.cuUserObjectRetain(object, count)));
 }
 
 RT_API cudaError_t cudaUserObjectRelease(cudaUserObject_t object, unsigned int count)
 {
+    RT_ENTER();
     RT_GRAPH_ENTER(d);
     RT_RETURN(rt_driver_result(d, rt_drv.cuUserObjectRelease(object, count)));
 }
@@ -188,6 +205,7 @@ RT_API cudaError_t cudaUserObjectRelease(cudaUserObject_t object, unsigned int c
 RT_API cudaError_t cudaGraphRetainUserObject(cudaGraph_t graph, cudaUserObject_t object,
                                              unsigned int count, unsigned int flags)
 {
+    RT_ENTER();
     RT_GRAPH_ENTER(d);
     RT_RETURN(rt_driver_result(d, rt_drv.cuGraphRetainUserObject(graph, object, count, flags)));
 }
@@ -195,6 +213,7 @@ RT_API cudaError_t cudaGraphRetainUserObject(cudaGraph_t graph, cudaUserObject_t
 RT_API cudaError_t cudaGraphReleaseUserObject(cudaGraph_t graph, cudaUserObject_t object,
                                               unsigned int count)
 {
+    RT_ENTER();
     RT_GRAPH_ENTER(d);
     RT_RETURN(rt_driver_result(d, rt_drv.cuGraphReleaseUserObject(graph, object, count)));
 }

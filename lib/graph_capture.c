@@ -32,12 +32,14 @@ static cudaError_t rt_begin_capture(cudaStream_t stream, enum cudaStreamCaptureM
 
 RT_API cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode)
 {
+    RT_ENTER();
     RT_RETURN(rt_begin_capture(stream, mode, false));
 }
 
 RT_API cudaError_t cudaStreamBeginCapture_ptsz(cudaStream_t stream,
                                                enum cudaStreamCaptureMode mode)
 {
+    RT_ENTER();
     RT_RETURN(rt_begin_capture(stream, mode, true));
 }
 
@@ -63,6 +65,7 @@ RT_API cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_
                                                  size_t numDependencies,
                                                  enum cudaStreamCaptureMode mode)
 {
+    RT_ENTER();
     RT_RETURN(rt_begin_capture_to_graph(stream, graph, dependencies, dependencyData,
                                         numDependencies, mode, false));
 }
@@ -73,6 +76,7 @@ RT_API cudaError_t cudaStreamBeginCaptureToGraph_ptsz(cudaStream_t stream, cudaG
                                                       size_t numDependencies,
                                                       enum cudaStreamCaptureMode mode)
 {
+    RT_ENTER();
     RT_RETURN(rt_begin_capture_to_graph(stream, graph, dependencies, dependencyData,
                                         numDependencies, mode, true));
 }
@@ -95,11 +99,13 @@ static cudaError_t rt_end_capture(cudaStream_t stream, cudaGraph_t *pGraph, bool
 
 RT_API cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph)
 {
+    RT_ENTER();
     RT_RETURN(rt_end_capture(stream, pGraph, false));
 }
 
 RT_API cudaError_t cudaStreamEndCapture_ptsz(cudaStream_t stream, cudaGraph_t *pGraph)
 {
+    RT_ENTER();
     RT_RETURN(rt_end_capture(stream, pGraph, true));
 }
 
@@ -123,12 +129,14 @@ static cudaError_t rt_is_capturing(cudaStream_t stream, enum cudaStreamCaptureSt
 RT_API cudaError_t cudaStreamIsCapturing(cudaStream_t stream,
                                          enum cudaStreamCaptureStatus *pCaptureStatus)
 {
+    RT_ENTER();
     RT_RETURN(rt_is_capturing(stream, pCaptureStatus, false));
 }
 
 RT_API cudaError_t cudaStreamIsCapturing_ptsz(cudaStream_t stream,
                                               enum cudaStreamCaptureStatus *pCaptureStatus)
 {
+    RT_ENTER();
     RT_RETURN(rt_is_capturing(stream, pCaptureStatus, true));
 }
 
@@ -167,6 +175,7 @@ RT_API cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream,
                                             const cudaGraphEdgeData **edgeData_out,
                                             size_t *numDependencies_out)
 {
+    RT_ENTER();
     RT_RETURN(rt_get_capture_info(stream, captureStatus_out, id_out, graph_out,
                                   dependencies_out, edgeData_out, numDependencies_out, false));
 }
@@ -179,6 +188,7 @@ RT_API cudaError_t cudaStreamGetCaptureInfo_ptsz(cudaStream_t stream,
                                                  const cudaGraphEdgeData **edgeData_out,
                                                  size_t *numDependencies_out)
 {
+    RT_ENTER();
     RT_RETURN(rt_get_capture_info(stream, captureStatus_out, id_out, graph_out,
                                   dependencies_out, edgeData_out, numDependencies_out, true));
 }
@@ -204,6 +214,7 @@ RT_API cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream,
                                                        size_t numDependencies,
                                                        unsigned int flags)
 {
+    RT_ENTER();
     RT_RETURN(rt_update_capture_deps(stream, dependencies, dependencyData, numDependencies,
                                      flags, false));
 }
@@ -214,12 +225,14 @@ RT_API cudaError_t cudaStreamUpdateCaptureDependencies_ptsz(cudaStream_t stream,
                                                             size_t numDependencies,
                                                             unsigned int flags)
 {
+    RT_ENTER();
     RT_RETURN(rt_update_capture_deps(stream, dependencies, dependencyData, numDependencies,
                                      flags, true));
 }
 
 RT_API cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode)
 {
+    RT_ENTER();
     if (!mode)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);

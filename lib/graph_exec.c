@@ -51,6 +51,7 @@ static cudaError_t rt_instantiated(rt_device *d, CUresult r, cudaGraphExec_t *ex
 RT_API cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
                                         unsigned long long flags)
 {
+    RT_ENTER();
     if (!pGraphExec)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
@@ -61,6 +62,7 @@ RT_API cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t
 RT_API cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
                                                  unsigned long long flags)
 {
+    RT_ENTER();
     if (!pGraphExec)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
@@ -92,6 +94,7 @@ static cudaError_t rt_instantiate_with_params(cudaGraphExec_t *pGraphExec, cudaG
 RT_API cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
                                                   cudaGraphInstantiateParams *instantiateParams)
 {
+    RT_ENTER();
     RT_RETURN(rt_instantiate_with_params(pGraphExec, graph, instantiateParams, false));
 }
 
@@ -99,6 +102,7 @@ RT_API cudaError_t cudaGraphInstantiateWithParams_ptsz(cudaGraphExec_t *pGraphEx
                                                        cudaGraph_t graph,
                                                        cudaGraphInstantiateParams *instantiateParams)
 {
+    RT_ENTER();
     RT_RETURN(rt_instantiate_with_params(pGraphExec, graph, instantiateParams, true));
 }
 
@@ -113,11 +117,13 @@ static cudaError_t rt_graph_launch(cudaGraphExec_t exec, cudaStream_t stream, bo
 
 RT_API cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream)
 {
+    RT_ENTER();
     RT_RETURN(rt_graph_launch(graphExec, stream, false));
 }
 
 RT_API cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t graphExec, cudaStream_t stream)
 {
+    RT_ENTER();
     RT_RETURN(rt_graph_launch(graphExec, stream, true));
 }
 
@@ -132,16 +138,19 @@ static cudaError_t rt_graph_upload(cudaGraphExec_t exec, cudaStream_t stream, bo
 
 RT_API cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream)
 {
+    RT_ENTER();
     RT_RETURN(rt_graph_upload(graphExec, stream, false));
 }
 
 RT_API cudaError_t cudaGraphUpload_ptsz(cudaGraphExec_t graphExec, cudaStream_t stream)
 {
+    RT_ENTER();
     RT_RETURN(rt_graph_upload(graphExec, stream, true));
 }
 
 RT_API cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec)
 {
+    RT_ENTER();
     rt_device *d;
     cudaError_t e = rt_graph_exec_enter(graphExec, &d);
     if (e != cudaSuccess)
@@ -154,6 +163,7 @@ RT_API cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec)
 RT_API cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
                                        cudaGraphExecUpdateResultInfo *resultInfo)
 {
+    RT_ENTER();
     rt_device *d;
     cudaError_t e = rt_graph_exec_enter(hGraphExec, &d);
     if (e != cudaSuccess)
@@ -171,6 +181,7 @@ RT_API cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t h
 
 RT_API cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t graphExec, unsigned long long *flags)
 {
+    RT_ENTER();
     if (!flags)
         RT_RETURN(cudaErrorInvalidValue);
     RT_EXEC_ENTER(graphExec, d);
@@ -186,6 +197,7 @@ RT_API cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t graphExec, unsigned lon
 RT_API cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t graphExec, cudaGraphNode_t node,
                                               struct cudaGraphNodeParams *nodeParams)
 {
+    RT_ENTER();
     if (!nodeParams)
         RT_RETURN(cudaErrorInvalidValue);
     RT_EXEC_ENTER(graphExec, d);
@@ -200,6 +212,7 @@ RT_API cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec,
                                                     cudaGraphNode_t node,
                                                     const struct cudaKernelNodeParams *pNodeParams)
 {
+    RT_ENTER();
     if (!pNodeParams)
         RT_RETURN(cudaErrorInvalidValue);
     RT_EXEC_ENTER(hGraphExec, d);
@@ -224,6 +237,7 @@ RT_API cudaError_t cudaGraphExecMemcpyNodeSetParams(cudaGraphExec_t hGraphExec,
                                                     cudaGraphNode_t node,
                                                     const struct cudaMemcpy3DParms *pNodeParams)
 {
+    RT_ENTER();
     if (!pNodeParams)
         RT_RETURN(cudaErrorInvalidValue);
     RT_EXEC_ENTER(hGraphExec, d);
@@ -237,6 +251,7 @@ RT_API cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t hGraphExec
                                                       const void *src, size_t count,
                                                       enum cudaMemcpyKind kind)
 {
+    RT_ENTER();
     RT_EXEC_ENTER(hGraphExec, d);
     CUDA_MEMCPY3D copy;
     cudaError_t e = rt_graph_memcpy_1d(dst, src, count, kind, &copy);
@@ -249,6 +264,7 @@ RT_API cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol(cudaGraphExec_t hGra
                                                             size_t count, size_t offset,
                                                             enum cudaMemcpyKind kind)
 {
+    RT_ENTER();
     RT_EXEC_ENTER(hGraphExec, d);
     CUDA_MEMCPY3D copy;
     cudaError_t e = rt_graph_memcpy_symbol(symbol, src, count, offset, kind, true, &copy);
@@ -261,6 +277,7 @@ RT_API cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol(cudaGraphExec_t hG
                                                               size_t offset,
                                                               enum cudaMemcpyKind kind)
 {
+    RT_ENTER();
     RT_EXEC_ENTER(hGraphExec, d);
     CUDA_MEMCPY3D copy;
     cudaError_t e = rt_graph_memcpy_symbol(symbol, dst, count, offset, kind, false, &copy);
@@ -271,6 +288,7 @@ RT_API cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t hGraphExec,
                                                     cudaGraphNode_t node,
                                                     const struct cudaMemsetParams *pNodeParams)
 {
+    RT_ENTER();
     if (!pNodeParams)
         RT_RETURN(cudaErrorInvalidValue);
     RT_EXEC_ENTER(hGraphExec, d);
@@ -285,6 +303,7 @@ RT_API cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t hGraphExec,
                                                   cudaGraphNode_t node,
                                                   const struct cudaHostNodeParams *pNodeParams)
 {
+    RT_ENTER();
     if (!pNodeParams)
         RT_RETURN(cudaErrorInvalidValue);
     RT_EXEC_ENTER(hGraphExec, d);
@@ -298,6 +317,7 @@ RT_API cudaError_t cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t hGraphEx
                                                         cudaGraphNode_t node,
                                                         cudaGraph_t childGraph)
 {
+    RT_ENTER();
     RT_EXEC_ENTER(hGraphExec, d);
     RT_RETURN(rt_driver_result(d, rt_drv.cuGraphExecChildGraphNodeSetParams(hGraphExec, node,
                                                                            childGraph)));
@@ -306,6 +326,7 @@ RT_API cudaError_t cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t hGraphEx
 RT_API cudaError_t cudaGraphExecEventRecordNodeSetEvent(cudaGraphExec_t hGraphExec,
                                                         cudaGraphNode_t hNode, cudaEvent_t event)
 {
+    RT_ENTER();
     RT_EXEC_ENTER(hGraphExec, d);
     RT_RETURN(rt_driver_result(d, rt_drv.cuGraphExecEventRecordNodeSetEvent(hGraphExec, hNode,
                                                                            event)));
@@ -314,6 +335,7 @@ RT_API cudaError_t cudaGraphExecEventRecordNodeSetEvent(cudaGraphExec_t hGraphEx
 RT_API cudaError_t cudaGraphExecEventWaitNodeSetEvent(cudaGraphExec_t hGraphExec,
                                                       cudaGraphNode_t hNode, cudaEvent_t event)
 {
+    RT_ENTER();
     RT_EXEC_ENTER(hGraphExec, d);
     RT_RETURN(rt_driver_result(d, rt_drv.cuGraphExecEventWaitNodeSetEvent(hGraphExec, hNode,
                                                                          event)));
@@ -324,6 +346,7 @@ RT_API cudaError_t cudaGraphExecEventWaitNodeSetEvent(cudaGraphExec_t hGraphExec
 RT_API cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode,
                                            unsigned int isEnabled)
 {
+    RT_ENTER();
     RT_EXEC_ENTER(hGraphExec, d);
     RT_RETURN(rt_driver_result(d, rt_drv.cuGraphNodeSetEnabled(hGraphExec, hNode, isEnabled)));
 }
@@ -331,6 +354,7 @@ RT_API cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t hGraphExec, cudaGraph
 RT_API cudaError_t cudaGraphNodeGetEnabled(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode,
                                            unsigned int *isEnabled)
 {
+    RT_ENTER();
     if (!isEnabled)
         RT_RETURN(cudaErrorInvalidValue);
     RT_EXEC_ENTER(hGraphExec, d);

@@ -44,6 +44,7 @@ RT_API cudaError_t cudaGraphAddExternalSemaphoresSignalNode(
     cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
     size_t numDependencies, const struct cudaExternalSemaphoreSignalNodeParams *nodeParams)
 {
+    RT_ENTER();
     if (!pGraphNode || !RT_EXTSEM_OK(nodeParams))
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
@@ -55,6 +56,7 @@ RT_API cudaError_t cudaGraphAddExternalSemaphoresSignalNode(
 RT_API cudaError_t cudaGraphExternalSemaphoresSignalNodeGetParams(
     cudaGraphNode_t hNode, struct cudaExternalSemaphoreSignalNodeParams *params_out)
 {
+    RT_ENTER();
     if (!params_out)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
@@ -65,6 +67,7 @@ RT_API cudaError_t cudaGraphExternalSemaphoresSignalNodeGetParams(
 RT_API cudaError_t cudaGraphExternalSemaphoresSignalNodeSetParams(
     cudaGraphNode_t hNode, const struct cudaExternalSemaphoreSignalNodeParams *nodeParams)
 {
+    RT_ENTER();
     if (!RT_EXTSEM_OK(nodeParams))
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
@@ -76,6 +79,7 @@ RT_API cudaError_t cudaGraphExecExternalSemaphoresSignalNodeSetParams(
     cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode,
     const struct cudaExternalSemaphoreSignalNodeParams *nodeParams)
 {
+    RT_ENTER();
     if (!RT_EXTSEM_OK(nodeParams))
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -93,6 +97,7 @@ RT_API cudaError_t cudaGraphAddExternalSemaphoresWaitNode(
     cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
     size_t numDependencies, const struct cudaExternalSemaphoreWaitNodeParams *nodeParams)
 {
+    RT_ENTER();
     if (!pGraphNode || !RT_EXTSEM_OK(nodeParams))
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
@@ -104,6 +109,7 @@ RT_API cudaError_t cudaGraphAddExternalSemaphoresWaitNode(
 RT_API cudaError_t cudaGraphExternalSemaphoresWaitNodeGetParams(
     cudaGraphNode_t hNode, struct cudaExternalSemaphoreWaitNodeParams *params_out)
 {
+    RT_ENTER();
     if (!params_out)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
@@ -114,6 +120,7 @@ RT_API cudaError_t cudaGraphExternalSemaphoresWaitNodeGetParams(
 RT_API cudaError_t cudaGraphExternalSemaphoresWaitNodeSetParams(
     cudaGraphNode_t hNode, const struct cudaExternalSemaphoreWaitNodeParams *nodeParams)
 {
+    RT_ENTER();
     if (!RT_EXTSEM_OK(nodeParams))
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
@@ -125,6 +132,7 @@ RT_API cudaError_t cudaGraphExecExternalSemaphoresWaitNodeSetParams(
     cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode,
     const struct cudaExternalSemaphoreWaitNodeParams *nodeParams)
 {
+    RT_ENTER();
     if (!RT_EXTSEM_OK(nodeParams))
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;

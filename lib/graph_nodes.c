@@ -33,6 +33,7 @@ RT_API cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t gra
                                     const cudaGraphEdgeData *dependencyData,
                                     size_t numDependencies, struct cudaGraphNodeParams *nodeParams)
 {
+    RT_ENTER();
     if (!pGraphNode || !nodeParams)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
@@ -50,6 +51,7 @@ RT_API cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t gra
 RT_API cudaError_t cudaGraphNodeSetParams(cudaGraphNode_t node,
                                           struct cudaGraphNodeParams *nodeParams)
 {
+    RT_ENTER();
     if (!nodeParams)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
@@ -68,6 +70,7 @@ RT_API cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *
                                                     unsigned int defaultLaunchValue,
                                                     unsigned int flags)
 {
+    RT_ENTER();
     if (!pHandle_out)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
@@ -87,6 +90,7 @@ RT_API cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode, cudaGraph
                                           size_t numDependencies,
                                           const struct cudaKernelNodeParams *pNodeParams)
 {
+    RT_ENTER();
     if (!pGraphNode || !pNodeParams)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
@@ -101,6 +105,7 @@ RT_API cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode, cudaGraph
 RT_API cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node,
                                                 struct cudaKernelNodeParams *pNodeParams)
 {
+    RT_ENTER();
     if (!pNodeParams)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
@@ -115,6 +120,7 @@ RT_API cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node,
 RT_API cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node,
                                                 const struct cudaKernelNodeParams *pNodeParams)
 {
+    RT_ENTER();
     if (!pNodeParams)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
@@ -130,6 +136,7 @@ RT_API cudaError_t cudaGraphKernelNodeGetAttribute(cudaGraphNode_t hNode,
                                                    cudaLaunchAttributeID attr,
                                                    cudaLaunchAttributeValue *value_out)
 {
+    RT_ENTER();
     if (!value_out)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
@@ -142,6 +149,7 @@ RT_API cudaError_t cudaGraphKernelNodeSetAttribute(cudaGraphNode_t hNode,
                                                    cudaLaunchAttributeID attr,
                                                    const cudaLaunchAttributeValue *value)
 {
+    RT_ENTER();
     if (!value)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
@@ -152,6 +160,7 @@ RT_API cudaError_t cudaGraphKernelNodeSetAttribute(cudaGraphNode_t hNode,
 
 RT_API cudaError_t cudaGraphKernelNodeCopyAttributes(cudaGraphNode_t hDst, cudaGraphNode_t hSrc)
 {
+    RT_ENTER();
     RT_GRAPH_ENTER(d);
     RT_RETURN(rt_driver_result(d, rt_drv.cuGraphKernelNodeCopyAttributes(hDst, hSrc)));
 }
@@ -174,6 +183,7 @@ RT_API cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode, cudaGraph
                                           size_t numDependencies,
                                           const struct cudaMemcpy3DParms *pCopyParams)
 {
+    RT_ENTER();
     if (!pGraphNode || !pCopyParams)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
@@ -187,6 +197,7 @@ RT_API cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode, cudaGra
                                             size_t numDependencies, void *dst, const void *src,
                                             size_t count, enum cudaMemcpyKind kind)
 {
+    RT_ENTER();
     if (!pGraphNode)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
@@ -203,6 +214,7 @@ RT_API cudaError_t cudaGraphAddMemcpyNodeToSymbol(cudaGraphNode_t *pGraphNode, c
                                                   const void *src, size_t count, size_t offset,
                                                   enum cudaMemcpyKind kind)
 {
+    RT_ENTER();
     if (!pGraphNode)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
@@ -218,6 +230,7 @@ RT_API cudaError_t cudaGraphAddMemcpyNodeFromSymbol(cudaGraphNode_t *pGraphNode,
                                                     const void *symbol, size_t count,
                                                     size_t offset, enum cudaMemcpyKind kind)
 {
+    RT_ENTER();
     if (!pGraphNode)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
@@ -229,6 +242,7 @@ RT_API cudaError_t cudaGraphAddMemcpyNodeFromSymbol(cudaGraphNode_t *pGraphNode,
 RT_API cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t node,
                                                 struct cudaMemcpy3DParms *pNodeParams)
 {
+    RT_ENTER();
     if (!pNodeParams)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
@@ -252,6 +266,7 @@ static cudaError_t rt_set_memcpy(cudaError_t e, rt_device *d, cudaGraphNode_t no
 RT_API cudaError_t cudaGraphMemcpyNodeSetParams(cudaGraphNode_t node,
                                                 const struct cudaMemcpy3DParms *pNodeParams)
 {
+    RT_ENTER();
     if (!pNodeParams)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
@@ -264,6 +279,7 @@ RT_API cudaError_t cudaGraphMemcpyNodeSetParams1D(cudaGraphNode_t node, void *ds
                                                   const void *src, size_t count,
                                                   enum cudaMemcpyKind kind)
 {
+    RT_ENTER();
     RT_GRAPH_ENTER(d);
     CUDA_MEMCPY3D copy;
     cudaError_t e = rt_graph_memcpy_1d(dst, src, count, kind, &copy);
@@ -274,6 +290,7 @@ RT_API cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol(cudaGraphNode_t node, co
                                                         const void *src, size_t count,
                                                         size_t offset, enum cudaMemcpyKind kind)
 {
+    RT_ENTER();
     RT_GRAPH_ENTER(d);
     CUDA_MEMCPY3D copy;
     cudaError_t e = rt_graph_memcpy_symbol(symbol, src, count, offset, kind, true, &copy);
@@ -284,6 +301,7 @@ RT_API cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol(cudaGraphNode_t node, 
                                                           const void *symbol, size_t count,
                                                           size_t offset, enum cudaMemcpyKind kind)
 {
+    RT_ENTER();
     RT_GRAPH_ENTER(d);
     CUDA_MEMCPY3D copy;
     cudaError_t e = rt_graph_memcpy_symbol(symbol, dst, count, offset, kind, false, &copy);
@@ -297,6 +315,7 @@ RT_API cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode, cudaGraph
                                           size_t numDependencies,
                                           const struct cudaMemsetParams *pMemsetParams)
 {
+    RT_ENTER();
     if (!pGraphNode || !pMemsetParams)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
@@ -310,6 +329,7 @@ RT_API cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode, cudaGraph
 RT_API cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t node,
                                                 struct cudaMemsetParams *pNodeParams)
 {
+    RT_ENTER();
     if (!pNodeParams)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
@@ -324,6 +344,7 @@ RT_API cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t node,
 RT_API cudaError_t cudaGraphMemsetNodeSetParams(cudaGraphNode_t node,
                                                 const struct cudaMemsetParams *pNodeParams)
 {
+    RT_ENTER();
     if (!pNodeParams)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
@@ -339,6 +360,7 @@ RT_API cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *pGraphNode, cudaGraph_t
                                         size_t numDependencies,
                                         const struct cudaHostNodeParams *pNodeParams)
 {
+    RT_ENTER();
     if (!pGraphNode || !pNodeParams)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
@@ -350,6 +372,7 @@ RT_API cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *pGraphNode, cudaGraph_t
 RT_API cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t node,
                                               struct cudaHostNodeParams *pNodeParams)
 {
+    RT_ENTER();
     if (!pNodeParams)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
@@ -360,6 +383,7 @@ RT_API cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t node,
 RT_API cudaError_t cudaGraphHostNodeSetParams(cudaGraphNode_t node,
                                               const struct cudaHostNodeParams *pNodeParams)
 {
+    RT_ENTER();
     if (!pNodeParams)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
@@ -374,6 +398,7 @@ RT_API cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *pGraphNode, cudaG
                                               const cudaGraphNode_t *pDependencies,
                                               size_t numDependencies, cudaGraph_t childGraph)
 {
+    RT_ENTER();
     if (!pGraphNode)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
@@ -384,6 +409,7 @@ RT_API cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *pGraphNode, cudaG
 /* The graph the node owns (not the one it was made from): editing it edits the node. */
 RT_API cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t node, cudaGraph_t *pGraph)
 {
+    RT_ENTER();
     if (!pGraph)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
@@ -394,6 +420,7 @@ RT_API cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *pGraphNode, cudaGraph_
                                          const cudaGraphNode_t *pDependencies,
                                          size_t numDependencies)
 {
+    RT_ENTER();
     if (!pGraphNode)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
@@ -407,6 +434,7 @@ RT_API cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t *pGraphNode, cuda
                                                const cudaGraphNode_t *pDependencies,
                                                size_t numDependencies, cudaEvent_t event)
 {
+    RT_ENTER();
     if (!pGraphNode)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
@@ -417,6 +445,7 @@ RT_API cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t *pGraphNode, cuda
 
 RT_API cudaError_t cudaGraphEventRecordNodeGetEvent(cudaGraphNode_t node, cudaEvent_t *event_out)
 {
+    RT_ENTER();
     if (!event_out)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
@@ -425,6 +454,7 @@ RT_API cudaError_t cudaGraphEventRecordNodeGetEvent(cudaGraphNode_t node, cudaEv
 
 RT_API cudaError_t cudaGraphEventRecordNodeSetEvent(cudaGraphNode_t node, cudaEvent_t event)
 {
+    RT_ENTER();
     RT_GRAPH_ENTER(d);
     RT_RETURN(rt_driver_result(d, rt_drv.cuGraphEventRecordNodeSetEvent(node, event)));
 }
@@ -433,6 +463,7 @@ RT_API cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *pGraphNode, cudaGr
                                              const cudaGraphNode_t *pDependencies,
                                              size_t numDependencies, cudaEvent_t event)
 {
+    RT_ENTER();
     if (!pGraphNode)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
@@ -443,6 +474,7 @@ RT_API cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *pGraphNode, cudaGr
 
 RT_API cudaError_t cudaGraphEventWaitNodeGetEvent(cudaGraphNode_t node, cudaEvent_t *event_out)
 {
+    RT_ENTER();
     if (!event_out)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
@@ -451,6 +483,7 @@ RT_API cudaError_t cudaGraphEventWaitNodeGetEvent(cudaGraphNode_t node, cudaEven
 
 RT_API cudaError_t cudaGraphEventWaitNodeSetEvent(cudaGraphNode_t node, cudaEvent_t event)
 {
+    RT_ENTER();
     RT_GRAPH_ENTER(d);
     RT_RETURN(rt_driver_result(d, rt_drv.cuGraphEventWaitNodeSetEvent(node, event)));
 }
@@ -464,6 +497,7 @@ RT_API cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *pGraphNode, cudaGra
                                             size_t numDependencies,
                                             struct cudaMemAllocNodeParams *nodeParams)
 {
+    RT_ENTER();
     /* A count of access descriptors without the array: the driver would read through NULL
      * (NVIDIA's runtime crashes there, H200). */
     if (!pGraphNode || !nodeParams || (nodeParams->accessDescCount && !nodeParams->accessDescs))
@@ -483,6 +517,7 @@ RT_API cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *pGraphNode, cudaGra
 RT_API cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node,
                                                   struct cudaMemAllocNodeParams *params_out)
 {
+    RT_ENTER();
     if (!params_out)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
@@ -498,6 +533,7 @@ RT_API cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *pGraphNode, cudaGrap
                                            const cudaGraphNode_t *pDependencies,
                                            size_t numDependencies, void *dptr)
 {
+    RT_ENTER();
     if (!pGraphNode)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
@@ -509,6 +545,7 @@ RT_API cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *pGraphNode, cudaGrap
 /* dptr_out points to a void *, which receives the address the node frees. */
 RT_API cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node, void *dptr_out)
 {
+    RT_ENTER();
     if (!dptr_out)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);

@@ -103,6 +103,7 @@ cudaError_t rt_graphics_enter(const char *api, const char *entry, const void *sl
 RT_API cudaError_t cudaGraphicsGLRegisterBuffer(struct cudaGraphicsResource **resource,
                                                 GLuint buffer, unsigned int flags)
 {
+    RT_ENTER();
     if (!resource)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -121,6 +122,7 @@ RT_API cudaError_t cudaGraphicsGLRegisterBuffer(struct cudaGraphicsResource **re
 RT_API cudaError_t cudaGraphicsGLRegisterImage(struct cudaGraphicsResource **resource,
                                                GLuint image, GLenum target, unsigned int flags)
 {
+    RT_ENTER();
     if (!resource)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -142,6 +144,7 @@ RT_API cudaError_t cudaGLGetDevices(unsigned int *pCudaDeviceCount, int *pCudaDe
                                     unsigned int cudaDeviceCount,
                                     enum cudaGLDeviceList deviceList)
 {
+    RT_ENTER();
     if (!pCudaDeviceCount)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -170,6 +173,7 @@ RT_API cudaError_t cudaGLGetDevices(unsigned int *pCudaDeviceCount, int *pCudaDe
  * its own last error). */
 RT_API cudaError_t cudaGLSetGLDevice(int device)
 {
+    RT_ENTER();
     RT_TRACE("cudaGLSetGLDevice(%d): sets the device as cudaSetDevice", device);
     return cudaSetDevice(device);
 }
@@ -178,6 +182,7 @@ RT_API cudaError_t cudaGLSetGLDevice(int device)
 
 RT_API cudaError_t cudaGraphicsUnregisterResource(cudaGraphicsResource_t resource)
 {
+    RT_ENTER();
     if (!resource)
         RT_RETURN(cudaErrorInvalidResourceHandle);
     rt_device *d;
@@ -192,6 +197,7 @@ RT_API cudaError_t cudaGraphicsUnregisterResource(cudaGraphicsResource_t resourc
 RT_API cudaError_t cudaGraphicsResourceSetMapFlags(cudaGraphicsResource_t resource,
                                                    unsigned int flags)
 {
+    RT_ENTER();
     if (!resource)
         RT_RETURN(cudaErrorInvalidResourceHandle);
     rt_device *d;
@@ -228,18 +234,21 @@ static cudaError_t rt_graphics_map(const char *api, bool map, int count,
 RT_API cudaError_t cudaGraphicsMapResources(int count, cudaGraphicsResource_t *resources,
                                             cudaStream_t stream)
 {
+    RT_ENTER();
     RT_RETURN(rt_graphics_map(__func__, true, count, resources, stream));
 }
 
 RT_API cudaError_t cudaGraphicsUnmapResources(int count, cudaGraphicsResource_t *resources,
                                               cudaStream_t stream)
 {
+    RT_ENTER();
     RT_RETURN(rt_graphics_map(__func__, false, count, resources, stream));
 }
 
 RT_API cudaError_t cudaGraphicsResourceGetMappedPointer(void **devPtr, size_t *size,
                                                         cudaGraphicsResource_t resource)
 {
+    RT_ENTER();
     if (!devPtr || !size)
         RT_RETURN(cudaErrorInvalidValue);
     if (!resource)
@@ -267,6 +276,7 @@ RT_API cudaError_t cudaGraphicsSubResourceGetMappedArray(cudaArray_t *array,
                                                          unsigned int arrayIndex,
                                                          unsigned int mipLevel)
 {
+    RT_ENTER();
     if (!array)
         RT_RETURN(cudaErrorInvalidValue);
     if (!resource)
@@ -288,6 +298,7 @@ RT_API cudaError_t cudaGraphicsSubResourceGetMappedArray(cudaArray_t *array,
 RT_API cudaError_t cudaGraphicsResourceGetMappedMipmappedArray(
     cudaMipmappedArray_t *mipmappedArray, cudaGraphicsResource_t resource)
 {
+    RT_ENTER();
     if (!mipmappedArray)
         RT_RETURN(cudaErrorInvalidValue);
     if (!resource)
@@ -312,6 +323,7 @@ RT_API cudaError_t cudaGraphicsResourceGetMappedMipmappedArray(
 
 RT_API cudaError_t cudaGLRegisterBufferObject(GLuint bufObj)
 {
+    RT_ENTER();
     rt_device *d;
     cudaError_t e = RT_GFX_ENTER(rt_gfx, cuGLRegisterBufferObject, &d);
     if (e != cudaSuccess)
@@ -323,6 +335,7 @@ RT_API cudaError_t cudaGLRegisterBufferObject(GLuint bufObj)
 
 RT_API cudaError_t cudaGLUnregisterBufferObject(GLuint bufObj)
 {
+    RT_ENTER();
     rt_device *d;
     cudaError_t e = RT_GFX_ENTER(rt_gfx, cuGLUnregisterBufferObject, &d);
     if (e != cudaSuccess)
@@ -334,6 +347,7 @@ RT_API cudaError_t cudaGLUnregisterBufferObject(GLuint bufObj)
 
 RT_API cudaError_t cudaGLSetBufferObjectMapFlags(GLuint bufObj, unsigned int flags)
 {
+    RT_ENTER();
     rt_device *d;
     cudaError_t e = RT_GFX_ENTER(rt_gfx, cuGLSetBufferObjectMapFlags, &d);
     if (e != cudaSuccess)
@@ -365,16 +379,19 @@ static cudaError_t rt_gl_map_buffer(bool async, void **devPtr, GLuint bufObj,
 
 RT_API cudaError_t cudaGLMapBufferObject(void **devPtr, GLuint bufObj)
 {
+    RT_ENTER();
     RT_RETURN(rt_gl_map_buffer(false, devPtr, bufObj, NULL));
 }
 
 RT_API cudaError_t cudaGLMapBufferObjectAsync(void **devPtr, GLuint bufObj, cudaStream_t stream)
 {
+    RT_ENTER();
     RT_RETURN(rt_gl_map_buffer(true, devPtr, bufObj, stream));
 }
 
 RT_API cudaError_t cudaGLUnmapBufferObject(GLuint bufObj)
 {
+    RT_ENTER();
     rt_device *d;
     cudaError_t e = RT_GFX_ENTER(rt_gfx, cuGLUnmapBufferObject, &d);
     if (e != cudaSuccess)
@@ -386,6 +403,7 @@ RT_API cudaError_t cudaGLUnmapBufferObject(GLuint bufObj)
 
 RT_API cudaError_t cudaGLUnmapBufferObjectAsync(GLuint bufObj, cudaStream_t stream)
 {
+    RT_ENTER();
     rt_device *d;
     cudaError_t e = RT_GFX_ENTER(rt_gfx, cuGLUnmapBufferObjectAsync, &d);
     if (e != cudaSuccess)

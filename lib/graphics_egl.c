@@ -141,6 +141,7 @@ static cudaError_t rt_egl_frame_to_cu(const cudaEglFrame *in, CUeglFrame *out)
 RT_API cudaError_t cudaGraphicsEGLRegisterImage(struct cudaGraphicsResource **pCudaResource,
                                                 EGLImageKHR image, unsigned int flags)
 {
+    RT_ENTER();
     if (!pCudaResource)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -161,6 +162,7 @@ RT_API cudaError_t cudaGraphicsResourceGetMappedEglFrame(cudaEglFrame *eglFrame,
                                                          unsigned int index,
                                                          unsigned int mipLevel)
 {
+    RT_ENTER();
     if (!eglFrame)
         RT_RETURN(cudaErrorInvalidValue);
     if (!resource)
@@ -184,6 +186,7 @@ RT_API cudaError_t cudaGraphicsResourceGetMappedEglFrame(cudaEglFrame *eglFrame,
 RT_API cudaError_t cudaEventCreateFromEGLSync(cudaEvent_t *phEvent, EGLSyncKHR eglSync,
                                               unsigned int flags)
 {
+    RT_ENTER();
     if (!phEvent)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -207,6 +210,7 @@ RT_API cudaError_t cudaEventCreateFromEGLSync(cudaEvent_t *phEvent, EGLSyncKHR e
 RT_API cudaError_t cudaEGLStreamConsumerConnect(cudaEglStreamConnection *conn,
                                                 EGLStreamKHR eglStream)
 {
+    RT_ENTER();
     if (!conn)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -223,6 +227,7 @@ RT_API cudaError_t cudaEGLStreamConsumerConnectWithFlags(cudaEglStreamConnection
                                                          EGLStreamKHR eglStream,
                                                          unsigned int flags)
 {
+    RT_ENTER();
     if (!conn)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -237,6 +242,7 @@ RT_API cudaError_t cudaEGLStreamConsumerConnectWithFlags(cudaEglStreamConnection
 
 RT_API cudaError_t cudaEGLStreamConsumerDisconnect(cudaEglStreamConnection *conn)
 {
+    RT_ENTER();
     if (!conn)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -253,6 +259,7 @@ RT_API cudaError_t cudaEGLStreamConsumerAcquireFrame(cudaEglStreamConnection *co
                                                      cudaGraphicsResource_t *pCudaResource,
                                                      cudaStream_t *pStream, unsigned int timeout)
 {
+    RT_ENTER();
     if (!conn || !pCudaResource)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -273,6 +280,7 @@ RT_API cudaError_t cudaEGLStreamConsumerReleaseFrame(cudaEglStreamConnection *co
                                                      cudaGraphicsResource_t pCudaResource,
                                                      cudaStream_t *pStream)
 {
+    RT_ENTER();
     if (!conn)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -290,6 +298,7 @@ RT_API cudaError_t cudaEGLStreamProducerConnect(cudaEglStreamConnection *conn,
                                                 EGLStreamKHR eglStream, EGLint width,
                                                 EGLint height)
 {
+    RT_ENTER();
     if (!conn)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -304,6 +313,7 @@ RT_API cudaError_t cudaEGLStreamProducerConnect(cudaEglStreamConnection *conn,
 
 RT_API cudaError_t cudaEGLStreamProducerDisconnect(cudaEglStreamConnection *conn)
 {
+    RT_ENTER();
     if (!conn)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -319,6 +329,7 @@ RT_API cudaError_t cudaEGLStreamProducerDisconnect(cudaEglStreamConnection *conn
 RT_API cudaError_t cudaEGLStreamProducerPresentFrame(cudaEglStreamConnection *conn,
                                                      cudaEglFrame eglframe, cudaStream_t *pStream)
 {
+    RT_ENTER();
     if (!conn)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -339,6 +350,7 @@ RT_API cudaError_t cudaEGLStreamProducerPresentFrame(cudaEglStreamConnection *co
 RT_API cudaError_t cudaEGLStreamProducerReturnFrame(cudaEglStreamConnection *conn,
                                                     cudaEglFrame *eglframe, cudaStream_t *pStream)
 {
+    RT_ENTER();
     if (!conn || !eglframe)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -361,6 +373,7 @@ RT_API cudaError_t cudaEGLStreamProducerReturnFrame(cudaEglStreamConnection *con
 RT_API cudaError_t cudaVDPAUGetDevice(int *device, VdpDevice vdpDevice,
                                       VdpGetProcAddress *vdpGetProcAddress)
 {
+    RT_ENTER();
     if (!device)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -383,6 +396,7 @@ RT_API cudaError_t cudaVDPAUGetDevice(int *device, VdpDevice vdpDevice,
 RT_API cudaError_t cudaVDPAUSetVDPAUDevice(int device, VdpDevice vdpDevice,
                                            VdpGetProcAddress *vdpGetProcAddress)
 {
+    RT_ENTER();
     RT_TRACE("cudaVDPAUSetVDPAUDevice(%d, VDPAU device %u): sets the device as cudaSetDevice",
              device, vdpDevice);
     (void)vdpGetProcAddress;
@@ -414,6 +428,7 @@ RT_API cudaError_t cudaGraphicsVDPAURegisterVideoSurface(struct cudaGraphicsReso
                                                          VdpVideoSurface vdpSurface,
                                                          unsigned int flags)
 {
+    RT_ENTER();
     RT_RETURN(rt_vdpau_register(true, resource, vdpSurface, flags));
 }
 
@@ -421,5 +436,6 @@ RT_API cudaError_t cudaGraphicsVDPAURegisterOutputSurface(struct cudaGraphicsRes
                                                           VdpOutputSurface vdpSurface,
                                                           unsigned int flags)
 {
+    RT_ENTER();
     RT_RETURN(rt_vdpau_register(false, resource, vdpSurface, flags));
 }

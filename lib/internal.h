@@ -98,6 +98,39 @@ void rt_summary_error(cudaError_t e);
 void rt_summary_alloc(size_t bytes);
 void rt_summary_free(size_t bytes);
 
+/* Runtime calls by function, with their host time.  Every public entry point begins with
+ * RT_ENTER(): a record of its own (static, listed on first use) and a clock that the compiler
+ * stops at every return, through the cleanup attribute, so that no return path escapes it.  A
+ * public function called from inside another is not counted again: the outermost call owns the
+ * time.  Off, entry costs the relaxed load and branch of rt_summary_on, exit a compare. */
+struct rt_call_stat {
+    const char *name;
+    atomic_ullong calls, ns;
+    atomic_bool listed;
+    struct rt_call_stat *next;
+};
+struct rt_call_clock {
+    struct rt_call_stat *stat;    /* NULL: the summary is off */
+    uint64_t t0;                  /* 0: a nested call */
+};
+struct rt_call_clock rt_call_begin_counted(struct rt_call_stat *s);
+void rt_call_end_counted(struct rt_call_clock *c);
+static inline struct rt_call_clock rt_call_begin(struct rt_call_stat *s)
+{
+    if (!rt_summary_on())
+        return (struct rt_call_clock){ NULL, 0 };
+    return rt_call_begin_counted(s);
+}
+static inline void rt_call_end(struct rt_call_clock *c)
+{
+    if (c->stat)
+        rt_call_end_counted(c);
+}
+#define RT_ENTER()                                                                                \
+    static struct rt_call_stat rt_call_stat_ = { .name = __func__ };                              \
+    struct rt_call_clock rt_call_clock_ __attribute__((cleanup(rt_call_end))) =                   \
+        rt_call_begin(&rt_call_stat_)
+
 /* ---- trace.c -------------------------------------------------------------------------------- */
 
 extern atomic_int rt_trace_level;       /* -1 not read yet, 0 off, 1 text, 2 JSON timeline */

@@ -72,6 +72,7 @@ static size_t rt_ipc_block_size(CUdeviceptr ptr)
  * (CUDA_ERROR_INVALID_VALUE), including memory of a pool or of cudaMallocManaged. */
 RT_API cudaError_t cudaIpcGetMemHandle(cudaIpcMemHandle_t *handle, void *devPtr)
 {
+    RT_ENTER();
     if (!handle)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -100,6 +101,7 @@ RT_API cudaError_t cudaIpcGetMemHandle(cudaIpcMemHandle_t *handle, void *devPtr)
 RT_API cudaError_t cudaIpcOpenMemHandle(void **devPtr, cudaIpcMemHandle_t handle,
                                         unsigned int flags)
 {
+    RT_ENTER();
     if (!devPtr)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -125,6 +127,7 @@ RT_API cudaError_t cudaIpcOpenMemHandle(void **devPtr, cudaIpcMemHandle_t handle
 
 RT_API cudaError_t cudaIpcCloseMemHandle(void *devPtr)
 {
+    RT_ENTER();
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
@@ -140,6 +143,7 @@ RT_API cudaError_t cudaIpcCloseMemHandle(void *devPtr)
  * checks).  One destroyed by a cudaDeviceReset answers as the other event calls do. */
 RT_API cudaError_t cudaIpcGetEventHandle(cudaIpcEventHandle_t *handle, cudaEvent_t event)
 {
+    RT_ENTER();
     if (!handle)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -164,6 +168,7 @@ RT_API cudaError_t cudaIpcGetEventHandle(cudaIpcEventHandle_t *handle, cudaEvent
  * cudaEventDestroy: it is recorded like a created one (handles.c). */
 RT_API cudaError_t cudaIpcOpenEventHandle(cudaEvent_t *event, cudaIpcEventHandle_t handle)
 {
+    RT_ENTER();
     if (!event)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -213,6 +218,7 @@ RT_API cudaError_t cudaMemPoolExportToShareableHandle(void *shareableHandle,
                                                       enum cudaMemAllocationHandleType handleType,
                                                       unsigned int flags)
 {
+    RT_ENTER();
     if (!shareableHandle)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -239,6 +245,7 @@ RT_API cudaError_t cudaMemPoolImportFromShareableHandle(cudaMemPool_t *memPool,
                                                         enum cudaMemAllocationHandleType handleType,
                                                         unsigned int flags)
 {
+    RT_ENTER();
     if (!memPool)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -263,6 +270,7 @@ RT_API cudaError_t cudaMemPoolImportFromShareableHandle(cudaMemPool_t *memPool,
 RT_API cudaError_t cudaMemPoolExportPointer(struct cudaMemPoolPtrExportData *exportData,
                                             void *ptr)
 {
+    RT_ENTER();
     if (!exportData)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -287,6 +295,7 @@ RT_API cudaError_t cudaMemPoolExportPointer(struct cudaMemPoolPtrExportData *exp
 RT_API cudaError_t cudaMemPoolImportPointer(void **ptr, cudaMemPool_t memPool,
                                             struct cudaMemPoolPtrExportData *exportData)
 {
+    RT_ENTER();
     if (!ptr || !exportData)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;

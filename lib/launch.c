@@ -46,6 +46,7 @@ static _Thread_local unsigned rt_config_depth;
 RT_API unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem,
                                             struct CUstream_st *stream)
 {
+    RT_ENTER();
     if (rt_config_depth == RT_CONFIG_DEPTH) {
         /* Non-zero makes the call site skip the launch, and then no pop follows. */
         rt_exit(__func__, cudaErrorInvalidConfiguration);
@@ -59,6 +60,7 @@ RT_API unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t 
 RT_API cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sharedMem,
                                               void *stream)
 {
+    RT_ENTER();
     if (rt_config_depth == 0)
         RT_RETURN(cudaErrorMissingConfiguration);    /* NVIDIA's answer (H200) */
     const struct rt_config *c = &rt_config_stack[--rt_config_depth];
@@ -75,6 +77,7 @@ RT_API cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, siz
 
 RT_API cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *hostFun)
 {
+    RT_ENTER();
     /* The handle is our kernel record: it needs no device, no context, not even a driver, so
      * this cannot fail for a registered kernel, and the stub's never-retried call is safe. */
     if (!kernel)
@@ -299,6 +302,7 @@ cudaError_t rt_launch(rt_kernel *k, dim3 grid, dim3 block, void **args, size_t s
 RT_API cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
                                       void **args, size_t sharedMem, cudaStream_t stream)
 {
+    RT_ENTER();
     return rt_launch_exit(__func__, kernel, rt_launch(rt_kernel_find(kernel), gridDim, blockDim,
                                                       args, sharedMem, stream, false));
 }
@@ -306,6 +310,7 @@ RT_API cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 bl
 RT_API cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
                                            void **args, size_t sharedMem, cudaStream_t stream)
 {
+    RT_ENTER();
     return rt_launch_exit(__func__, kernel, rt_launch(rt_kernel_find(kernel), gridDim, blockDim,
                                                       args, sharedMem, stream, true));
 }
@@ -314,6 +319,7 @@ RT_API cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, di
 RT_API cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
                                     size_t sharedMem, cudaStream_t stream)
 {
+    RT_ENTER();
     return rt_launch_exit(__func__, func, rt_launch(rt_kernel_find(func), gridDim, blockDim, args,
                                                     sharedMem, stream, false));
 }
@@ -321,6 +327,7 @@ RT_API cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDi
 RT_API cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim,
                                          void **args, size_t sharedMem, cudaStream_t stream)
 {
+    RT_ENTER();
     return rt_launch_exit(__func__, func, rt_launch(rt_kernel_find(func), gridDim, blockDim, args,
                                                     sharedMem, stream, true));
 }

@@ -40,6 +40,7 @@ RT_API cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, d
                                                void **args, size_t sharedMem,
                                                cudaStream_t stream)
 {
+    RT_ENTER();
     return rt_launch_exit(__func__, func, rt_launch_cooperative(func, gridDim, blockDim, args,
                                                                 sharedMem, stream, false));
 }
@@ -48,6 +49,7 @@ RT_API cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *func, dim3 gridD
                                                     dim3 blockDim, void **args, size_t sharedMem,
                                                     cudaStream_t stream)
 {
+    RT_ENTER();
     return rt_launch_exit(__func__, func, rt_launch_cooperative(func, gridDim, blockDim, args,
                                                                 sharedMem, stream, true));
 }
@@ -69,11 +71,13 @@ static cudaError_t rt_launch_ex(const cudaLaunchConfig_t *config, const void *fu
 RT_API cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func,
                                        void **args)
 {
+    RT_ENTER();
     return rt_launch_exit(__func__, func, rt_launch_ex(config, func, args, false));
 }
 
 RT_API cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config, const void *func,
                                             void **args)
 {
+    RT_ENTER();
     return rt_launch_exit(__func__, func, rt_launch_ex(config, func, args, true));
 }

@@ -299,6 +299,7 @@ RT_API cudaError_t cudaLibraryLoadData(cudaLibrary_t *library, const void *code,
                                        enum cudaLibraryOption *libraryOptions,
                                        void **libraryOptionValues, unsigned int numLibraryOptions)
 {
+    RT_ENTER();
     if (!code)
         RT_RETURN(cudaErrorInvalidValue);
     RT_RETURN(rt_library_load(library, code, NULL, jitOptions, jitOptionsValues, numJitOptions,
@@ -312,6 +313,7 @@ RT_API cudaError_t cudaLibraryLoadFromFile(cudaLibrary_t *library, const char *f
                                            void **libraryOptionValues,
                                            unsigned int numLibraryOptions)
 {
+    RT_ENTER();
     if (!fileName)
         RT_RETURN(cudaErrorInvalidValue);
     RT_RETURN(rt_library_load(library, NULL, fileName, jitOptions, jitOptionsValues,
@@ -321,6 +323,7 @@ RT_API cudaError_t cudaLibraryLoadFromFile(cudaLibrary_t *library, const char *f
 
 RT_API cudaError_t cudaLibraryUnload(cudaLibrary_t library)
 {
+    RT_ENTER();
     /* NULL is documented as cudaErrorInvalidValue, but NVIDIA's runtime answers
      * cudaErrorInvalidResourceHandle (measured on the H200); any other handle is the driver's. */
     if (!library)
@@ -337,6 +340,7 @@ RT_API cudaError_t cudaLibraryUnload(cudaLibrary_t library)
 RT_API cudaError_t cudaLibraryGetKernel(cudaKernel_t *pKernel, cudaLibrary_t library,
                                         const char *name)
 {
+    RT_ENTER();
     if (!pKernel || !name)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -356,6 +360,7 @@ RT_API cudaError_t cudaLibraryGetKernel(cudaKernel_t *pKernel, cudaLibrary_t lib
 
 RT_API cudaError_t cudaLibraryGetKernelCount(unsigned int *count, cudaLibrary_t lib)
 {
+    RT_ENTER();
     if (!count)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -371,6 +376,7 @@ RT_API cudaError_t cudaLibraryGetKernelCount(unsigned int *count, cudaLibrary_t 
 RT_API cudaError_t cudaLibraryEnumerateKernels(cudaKernel_t *kernels, unsigned int numKernels,
                                                cudaLibrary_t lib)
 {
+    RT_ENTER();
     if (!kernels)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -404,6 +410,7 @@ RT_API cudaError_t cudaKernelSetAttributeForDevice(cudaKernel_t kernel,
                                                    enum cudaFuncAttribute attr, int value,
                                                    int device)
 {
+    RT_ENTER();
     if (!rt_kernel_attr_settable((int)attr))
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *current, *d;
@@ -462,18 +469,21 @@ static cudaError_t rt_library_variable(void **dptr, size_t *bytes, cudaLibrary_t
 RT_API cudaError_t cudaLibraryGetGlobal(void **dptr, size_t *bytes, cudaLibrary_t library,
                                         const char *name)
 {
+    RT_ENTER();
     RT_RETURN(rt_library_variable(dptr, bytes, library, name, false));
 }
 
 RT_API cudaError_t cudaLibraryGetManaged(void **dptr, size_t *bytes, cudaLibrary_t library,
                                          const char *name)
 {
+    RT_ENTER();
     RT_RETURN(rt_library_variable(dptr, bytes, library, name, true));
 }
 
 RT_API cudaError_t cudaLibraryGetUnifiedFunction(void **fptr, cudaLibrary_t library,
                                                  const char *symbol)
 {
+    RT_ENTER();
     if (!fptr || !symbol)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;

@@ -105,6 +105,7 @@ RT_API cudaError_t cudaDeviceRegisterAsyncNotification(int device, cudaAsyncCall
                                                        void *userData,
                                                        cudaAsyncCallbackHandle_t *callback)
 {
+    RT_ENTER();
     if (rt_in_async_callback)
         RT_RETURN(cudaErrorNotPermitted);
     if (!callbackFunc || !callback)
@@ -143,6 +144,7 @@ RT_API cudaError_t cudaDeviceRegisterAsyncNotification(int device, cudaAsyncCall
 RT_API cudaError_t cudaDeviceUnregisterAsyncNotification(int device,
                                                          cudaAsyncCallbackHandle_t callback)
 {
+    RT_ENTER();
     if (rt_in_async_callback)
         RT_RETURN(cudaErrorNotPermitted);
     if (!callback)
@@ -229,6 +231,7 @@ static cudaError_t rt_logs_driver(size_t slot, const char *api, const char *entr
 RT_API cudaError_t cudaLogsRegisterCallback(cudaLogsCallback_t callbackFunc, void *userData,
                                             cudaLogsCallbackHandle *callback_out)
 {
+    RT_ENTER();
     if (!callbackFunc)
         RT_RETURN(cudaErrorInvalidValue);
     cudaError_t e = RT_LOGS_DRIVER(cuLogsRegisterCallback);
@@ -254,6 +257,7 @@ RT_API cudaError_t cudaLogsRegisterCallback(cudaLogsCallback_t callbackFunc, voi
 
 RT_API cudaError_t cudaLogsUnregisterCallback(cudaLogsCallbackHandle callback)
 {
+    RT_ENTER();
     if (!callback)
         RT_RETURN(cudaErrorInvalidValue);
     cudaError_t e = RT_LOGS_DRIVER(cuLogsUnregisterCallback);
@@ -276,6 +280,7 @@ RT_API cudaError_t cudaLogsUnregisterCallback(cudaLogsCallbackHandle callback)
  * the driver as given.  The iterators are the driver's (both unsigned int). */
 RT_API cudaError_t cudaLogsCurrent(cudaLogIterator *iterator_out, unsigned int flags)
 {
+    RT_ENTER();
     if (!iterator_out)
         RT_RETURN(cudaErrorInvalidValue);
     cudaError_t e = RT_LOGS_DRIVER(cuLogsCurrent);
@@ -288,6 +293,7 @@ RT_API cudaError_t cudaLogsCurrent(cudaLogIterator *iterator_out, unsigned int f
 RT_API cudaError_t cudaLogsDumpToFile(cudaLogIterator *iterator, const char *pathToFile,
                                       unsigned int flags)
 {
+    RT_ENTER();
     if (!pathToFile)
         RT_RETURN(cudaErrorInvalidValue);
     cudaError_t e = RT_LOGS_DRIVER(cuLogsDumpToFile);
@@ -305,6 +311,7 @@ RT_API cudaError_t cudaLogsDumpToFile(cudaLogIterator *iterator, const char *pat
 RT_API cudaError_t cudaLogsDumpToMemory(cudaLogIterator *iterator, char *buffer, size_t *size,
                                         unsigned int flags)
 {
+    RT_ENTER();
     if (!buffer || !size || flags != 0)
         RT_RETURN(cudaErrorInvalidValue);
     cudaError_t e = RT_LOGS_DRIVER(cuLogsDumpToMemory);

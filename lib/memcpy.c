@@ -53,6 +53,7 @@ static cudaError_t rt_alloc_pitch(size_t width, size_t rows, CUdeviceptr *ptr, s
 
 RT_API cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height)
 {
+    RT_ENTER();
     if (!devPtr || !pitch)
         RT_RETURN(cudaErrorInvalidValue);
     CUdeviceptr p = 0;
@@ -67,6 +68,7 @@ RT_API cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, s
 
 RT_API cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent extent)
 {
+    RT_ENTER();
     if (!pitchedDevPtr)
         RT_RETURN(cudaErrorInvalidValue);
     if (extent.depth && extent.height > SIZE_MAX / extent.depth)
@@ -114,12 +116,14 @@ static cudaError_t rt_memcpy2d(void *dst, size_t dpitch, const void *src, size_t
 RT_API cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
                                 size_t width, size_t height, enum cudaMemcpyKind kind)
 {
+    RT_ENTER();
     RT_RETURN(rt_memcpy2d(dst, dpitch, src, spitch, width, height, kind, rt_sync));
 }
 
 RT_API cudaError_t cudaMemcpy2D_ptds(void *dst, size_t dpitch, const void *src, size_t spitch,
                                      size_t width, size_t height, enum cudaMemcpyKind kind)
 {
+    RT_ENTER();
     RT_RETURN(rt_memcpy2d(dst, dpitch, src, spitch, width, height, kind, rt_sync_ptds));
 }
 
@@ -127,6 +131,7 @@ RT_API cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, 
                                      size_t width, size_t height, enum cudaMemcpyKind kind,
                                      cudaStream_t stream)
 {
+    RT_ENTER();
     RT_RETURN(rt_memcpy2d(dst, dpitch, src, spitch, width, height, kind,
                           rt_async(stream, false)));
 }
@@ -135,6 +140,7 @@ RT_API cudaError_t cudaMemcpy2DAsync_ptsz(void *dst, size_t dpitch, const void *
                                           size_t spitch, size_t width, size_t height,
                                           enum cudaMemcpyKind kind, cudaStream_t stream)
 {
+    RT_ENTER();
     RT_RETURN(rt_memcpy2d(dst, dpitch, src, spitch, width, height, kind,
                           rt_async(stream, true)));
 }
@@ -166,24 +172,28 @@ static cudaError_t rt_memset2d(void *devPtr, size_t pitch, int value, size_t wid
 RT_API cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width,
                                 size_t height)
 {
+    RT_ENTER();
     RT_RETURN(rt_memset2d(devPtr, pitch, value, width, height, rt_sync));
 }
 
 RT_API cudaError_t cudaMemset2D_ptds(void *devPtr, size_t pitch, int value, size_t width,
                                      size_t height)
 {
+    RT_ENTER();
     RT_RETURN(rt_memset2d(devPtr, pitch, value, width, height, rt_sync_ptds));
 }
 
 RT_API cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width,
                                      size_t height, cudaStream_t stream)
 {
+    RT_ENTER();
     RT_RETURN(rt_memset2d(devPtr, pitch, value, width, height, rt_async(stream, false)));
 }
 
 RT_API cudaError_t cudaMemset2DAsync_ptsz(void *devPtr, size_t pitch, int value, size_t width,
                                           size_t height, cudaStream_t stream)
 {
+    RT_ENTER();
     RT_RETURN(rt_memset2d(devPtr, pitch, value, width, height, rt_async(stream, true)));
 }
 
@@ -223,24 +233,28 @@ static cudaError_t rt_memset3d(struct cudaPitchedPtr p, int value, struct cudaEx
 RT_API cudaError_t cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr, int value,
                                 struct cudaExtent extent)
 {
+    RT_ENTER();
     RT_RETURN(rt_memset3d(pitchedDevPtr, value, extent, rt_sync));
 }
 
 RT_API cudaError_t cudaMemset3D_ptds(struct cudaPitchedPtr pitchedDevPtr, int value,
                                      struct cudaExtent extent)
 {
+    RT_ENTER();
     RT_RETURN(rt_memset3d(pitchedDevPtr, value, extent, rt_sync_ptds));
 }
 
 RT_API cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr, int value,
                                      struct cudaExtent extent, cudaStream_t stream)
 {
+    RT_ENTER();
     RT_RETURN(rt_memset3d(pitchedDevPtr, value, extent, rt_async(stream, false)));
 }
 
 RT_API cudaError_t cudaMemset3DAsync_ptsz(struct cudaPitchedPtr pitchedDevPtr, int value,
                                           struct cudaExtent extent, cudaStream_t stream)
 {
+    RT_ENTER();
     RT_RETURN(rt_memset3d(pitchedDevPtr, value, extent, rt_async(stream, true)));
 }
 
@@ -354,21 +368,25 @@ static cudaError_t rt_memcpy3d(const struct cudaMemcpy3DParms *p, rt_order o)
 
 RT_API cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p)
 {
+    RT_ENTER();
     RT_RETURN(rt_memcpy3d(p, rt_sync));
 }
 
 RT_API cudaError_t cudaMemcpy3D_ptds(const struct cudaMemcpy3DParms *p)
 {
+    RT_ENTER();
     RT_RETURN(rt_memcpy3d(p, rt_sync_ptds));
 }
 
 RT_API cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream)
 {
+    RT_ENTER();
     RT_RETURN(rt_memcpy3d(p, rt_async(stream, false)));
 }
 
 RT_API cudaError_t cudaMemcpy3DAsync_ptsz(const struct cudaMemcpy3DParms *p, cudaStream_t stream)
 {
+    RT_ENTER();
     RT_RETURN(rt_memcpy3d(p, rt_async(stream, true)));
 }
 
@@ -395,22 +413,26 @@ static cudaError_t rt_memcpy3d_peer(const struct cudaMemcpy3DPeerParms *p, rt_or
 
 RT_API cudaError_t cudaMemcpy3DPeer(const struct cudaMemcpy3DPeerParms *p)
 {
+    RT_ENTER();
     RT_RETURN(rt_memcpy3d_peer(p, rt_sync));
 }
 
 RT_API cudaError_t cudaMemcpy3DPeer_ptds(const struct cudaMemcpy3DPeerParms *p)
 {
+    RT_ENTER();
     RT_RETURN(rt_memcpy3d_peer(p, rt_sync_ptds));
 }
 
 RT_API cudaError_t cudaMemcpy3DPeerAsync(const struct cudaMemcpy3DPeerParms *p,
                                          cudaStream_t stream)
 {
+    RT_ENTER();
     RT_RETURN(rt_memcpy3d_peer(p, rt_async(stream, false)));
 }
 
 RT_API cudaError_t cudaMemcpy3DPeerAsync_ptsz(const struct cudaMemcpy3DPeerParms *p,
                                               cudaStream_t stream)
 {
+    RT_ENTER();
     RT_RETURN(rt_memcpy3d_peer(p, rt_async(stream, true)));
 }

@@ -22,6 +22,7 @@
 
 RT_API cudaError_t cudaMalloc(void **devPtr, size_t size)
 {
+    RT_ENTER();
     if (!devPtr)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -45,6 +46,7 @@ RT_API cudaError_t cudaMalloc(void **devPtr, size_t size)
 
 RT_API cudaError_t cudaFree(void *devPtr)
 {
+    RT_ENTER();
     /* cudaFree(NULL) is the customary way to initialise the runtime: it still needs a context. */
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
@@ -124,12 +126,14 @@ static cudaError_t rt_memcpy(void *dst, const void *src, size_t count, enum cuda
 
 RT_API cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
 {
+    RT_ENTER();
     RT_RETURN(rt_memcpy(dst, src, count, kind, false));
 }
 
 RT_API cudaError_t cudaMemcpy_ptds(void *dst, const void *src, size_t count,
                                    enum cudaMemcpyKind kind)
 {
+    RT_ENTER();
     RT_RETURN(rt_memcpy(dst, src, count, kind, true));
 }
 
@@ -149,11 +153,13 @@ static cudaError_t rt_memset(void *devPtr, int value, size_t count, bool per_thr
 
 RT_API cudaError_t cudaMemset(void *devPtr, int value, size_t count)
 {
+    RT_ENTER();
     RT_RETURN(rt_memset(devPtr, value, count, false));
 }
 
 RT_API cudaError_t cudaMemset_ptds(void *devPtr, int value, size_t count)
 {
+    RT_ENTER();
     RT_RETURN(rt_memset(devPtr, value, count, true));
 }
 
@@ -173,12 +179,14 @@ static cudaError_t rt_memcpy_async(void *dst, const void *src, size_t count,
 RT_API cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
                                    enum cudaMemcpyKind kind, cudaStream_t stream)
 {
+    RT_ENTER();
     RT_RETURN(rt_memcpy_async(dst, src, count, kind, rt_stream(stream, false)));
 }
 
 RT_API cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t count,
                                         enum cudaMemcpyKind kind, cudaStream_t stream)
 {
+    RT_ENTER();
     RT_RETURN(rt_memcpy_async(dst, src, count, kind, rt_stream(stream, true)));
 }
 
@@ -196,12 +204,14 @@ static cudaError_t rt_memset_async(void *devPtr, int value, size_t count, CUstre
 
 RT_API cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream)
 {
+    RT_ENTER();
     RT_RETURN(rt_memset_async(devPtr, value, count, rt_stream(stream, false)));
 }
 
 RT_API cudaError_t cudaMemsetAsync_ptsz(void *devPtr, int value, size_t count,
                                         cudaStream_t stream)
 {
+    RT_ENTER();
     RT_RETURN(rt_memset_async(devPtr, value, count, rt_stream(stream, true)));
 }
 
@@ -245,12 +255,14 @@ static cudaError_t rt_memcpy_peer(void *dst, int dstDevice, const void *src, int
 RT_API cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice,
                                   size_t count)
 {
+    RT_ENTER();
     RT_RETURN(rt_memcpy_peer(dst, dstDevice, src, srcDevice, count, false, NULL));
 }
 
 RT_API cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int srcDevice,
                                        size_t count, cudaStream_t stream)
 {
+    RT_ENTER();
     RT_RETURN(rt_memcpy_peer(dst, dstDevice, src, srcDevice, count, true,
                              rt_stream(stream, false)));
 }
@@ -258,6 +270,7 @@ RT_API cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src
 /* Either output may be NULL: that value is not returned (NVIDIA's runtime succeeds, H200). */
 RT_API cudaError_t cudaMemGetInfo(size_t *free, size_t *total)
 {
+    RT_ENTER();
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
@@ -325,24 +338,28 @@ static cudaError_t rt_memcpy_from_symbol(void *dst, const void *symbol, size_t c
 RT_API cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count,
                                       size_t offset, enum cudaMemcpyKind kind)
 {
+    RT_ENTER();
     RT_RETURN(rt_memcpy_to_symbol(symbol, src, count, offset, kind, false));
 }
 
 RT_API cudaError_t cudaMemcpyToSymbol_ptds(const void *symbol, const void *src, size_t count,
                                            size_t offset, enum cudaMemcpyKind kind)
 {
+    RT_ENTER();
     RT_RETURN(rt_memcpy_to_symbol(symbol, src, count, offset, kind, true));
 }
 
 RT_API cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count,
                                         size_t offset, enum cudaMemcpyKind kind)
 {
+    RT_ENTER();
     RT_RETURN(rt_memcpy_from_symbol(dst, symbol, count, offset, kind, false));
 }
 
 RT_API cudaError_t cudaMemcpyFromSymbol_ptds(void *dst, const void *symbol, size_t count,
                                              size_t offset, enum cudaMemcpyKind kind)
 {
+    RT_ENTER();
     RT_RETURN(rt_memcpy_from_symbol(dst, symbol, count, offset, kind, true));
 }
 
@@ -371,6 +388,7 @@ RT_API cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, 
                                            size_t offset, enum cudaMemcpyKind kind,
                                            cudaStream_t stream)
 {
+    RT_ENTER();
     RT_RETURN(rt_memcpy_to_symbol_async(symbol, src, count, offset, kind,
                                         rt_stream(stream, false)));
 }
@@ -379,6 +397,7 @@ RT_API cudaError_t cudaMemcpyToSymbolAsync_ptsz(const void *symbol, const void *
                                                 size_t offset, enum cudaMemcpyKind kind,
                                                 cudaStream_t stream)
 {
+    RT_ENTER();
     RT_RETURN(rt_memcpy_to_symbol_async(symbol, src, count, offset, kind,
                                         rt_stream(stream, true)));
 }
@@ -387,6 +406,7 @@ RT_API cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size
                                              size_t offset, enum cudaMemcpyKind kind,
                                              cudaStream_t stream)
 {
+    RT_ENTER();
     RT_RETURN(rt_memcpy_from_symbol_async(dst, symbol, count, offset, kind,
                                           rt_stream(stream, false)));
 }
@@ -395,12 +415,14 @@ RT_API cudaError_t cudaMemcpyFromSymbolAsync_ptsz(void *dst, const void *symbol,
                                                   size_t offset, enum cudaMemcpyKind kind,
                                                   cudaStream_t stream)
 {
+    RT_ENTER();
     RT_RETURN(rt_memcpy_from_symbol_async(dst, symbol, count, offset, kind,
                                           rt_stream(stream, true)));
 }
 
 RT_API cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol)
 {
+    RT_ENTER();
     if (!devPtr)
         RT_RETURN(cudaErrorInvalidValue);
     CUdeviceptr address = 0;
@@ -412,6 +434,7 @@ RT_API cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol)
 
 RT_API cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol)
 {
+    RT_ENTER();
     if (!size)
         RT_RETURN(cudaErrorInvalidValue);
     rt_var *v = rt_var_find(symbol);

@@ -130,6 +130,7 @@ RT_API cudaError_t cudaMemcpyBatchAsync(void *const *dsts, const void *const *sr
                                         struct cudaMemcpyAttributes *attrs, size_t *attrsIdxs,
                                         size_t numAttrs, cudaStream_t stream)
 {
+    RT_ENTER();
     RT_RETURN(rt_memcpy_batch(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, stream));
 }
 
@@ -139,6 +140,7 @@ RT_API cudaError_t cudaMemcpyBatchAsync_ptsz(void *const *dsts, const void *cons
                                              size_t *attrsIdxs, size_t numAttrs,
                                              cudaStream_t stream)
 {
+    RT_ENTER();
     RT_RETURN(rt_memcpy_batch(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, stream));
 }
 
@@ -167,12 +169,14 @@ static cudaError_t rt_memcpy_3d_batch(size_t numOps, struct cudaMemcpy3DBatchOp 
 RT_API cudaError_t cudaMemcpy3DBatchAsync(size_t numOps, struct cudaMemcpy3DBatchOp *opList,
                                           unsigned long long flags, cudaStream_t stream)
 {
+    RT_ENTER();
     RT_RETURN(rt_memcpy_3d_batch(numOps, opList, flags, stream));
 }
 
 RT_API cudaError_t cudaMemcpy3DBatchAsync_ptsz(size_t numOps, struct cudaMemcpy3DBatchOp *opList,
                                                unsigned long long flags, cudaStream_t stream)
 {
+    RT_ENTER();
     RT_RETURN(rt_memcpy_3d_batch(numOps, opList, flags, stream));
 }
 
@@ -217,6 +221,7 @@ RT_API cudaError_t cudaMemPrefetchBatchAsync(void **dptrs, size_t *sizes, size_t
                                              size_t *prefetchLocIdxs, size_t numPrefetchLocs,
                                              unsigned long long flags, cudaStream_t stream)
 {
+    RT_ENTER();
     RT_RETURN(rt_range_batch(RT_PREFETCH, dptrs, sizes, count, prefetchLocs, prefetchLocIdxs,
                              numPrefetchLocs, flags, stream, false));
 }
@@ -227,6 +232,7 @@ RT_API cudaError_t cudaMemPrefetchBatchAsync_ptsz(void **dptrs, size_t *sizes, s
                                                   size_t numPrefetchLocs,
                                                   unsigned long long flags, cudaStream_t stream)
 {
+    RT_ENTER();
     RT_RETURN(rt_range_batch(RT_PREFETCH, dptrs, sizes, count, prefetchLocs, prefetchLocIdxs,
                              numPrefetchLocs, flags, stream, true));
 }
@@ -234,6 +240,7 @@ RT_API cudaError_t cudaMemPrefetchBatchAsync_ptsz(void **dptrs, size_t *sizes, s
 RT_API cudaError_t cudaMemDiscardBatchAsync(void **dptrs, size_t *sizes, size_t count,
                                             unsigned long long flags, cudaStream_t stream)
 {
+    RT_ENTER();
     RT_RETURN(rt_range_batch(RT_DISCARD, dptrs, sizes, count, NULL, NULL, 0, flags, stream,
                              false));
 }
@@ -241,6 +248,7 @@ RT_API cudaError_t cudaMemDiscardBatchAsync(void **dptrs, size_t *sizes, size_t 
 RT_API cudaError_t cudaMemDiscardBatchAsync_ptsz(void **dptrs, size_t *sizes, size_t count,
                                                  unsigned long long flags, cudaStream_t stream)
 {
+    RT_ENTER();
     RT_RETURN(rt_range_batch(RT_DISCARD, dptrs, sizes, count, NULL, NULL, 0, flags, stream,
                              true));
 }
@@ -252,6 +260,7 @@ RT_API cudaError_t cudaMemDiscardAndPrefetchBatchAsync(void **dptrs, size_t *siz
                                                        unsigned long long flags,
                                                        cudaStream_t stream)
 {
+    RT_ENTER();
     RT_RETURN(rt_range_batch(RT_DISCARD_AND_PREFETCH, dptrs, sizes, count, prefetchLocs,
                              prefetchLocIdxs, numPrefetchLocs, flags, stream, false));
 }
@@ -264,6 +273,7 @@ RT_API cudaError_t cudaMemDiscardAndPrefetchBatchAsync_ptsz(void **dptrs, size_t
                                                             unsigned long long flags,
                                                             cudaStream_t stream)
 {
+    RT_ENTER();
     RT_RETURN(rt_range_batch(RT_DISCARD_AND_PREFETCH, dptrs, sizes, count, prefetchLocs,
                              prefetchLocIdxs, numPrefetchLocs, flags, stream, true));
 }

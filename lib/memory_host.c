@@ -59,16 +59,19 @@ static cudaError_t rt_host_alloc(void **pHost, size_t size, unsigned int flags)
 
 RT_API cudaError_t cudaMallocHost(void **ptr, size_t size)
 {
+    RT_ENTER();
     RT_RETURN(rt_host_alloc(ptr, size, cudaHostAllocDefault));
 }
 
 RT_API cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
 {
+    RT_ENTER();
     RT_RETURN(rt_host_alloc(pHost, size, flags));
 }
 
 RT_API cudaError_t cudaFreeHost(void *ptr)
 {
+    RT_ENTER();
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess || !ptr)
@@ -78,6 +81,7 @@ RT_API cudaError_t cudaFreeHost(void *ptr)
 
 RT_API cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags)
 {
+    RT_ENTER();
     if (!ptr || size == 0 || (flags & ~(unsigned)RT_HOST_REGISTER_FLAGS))
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -89,6 +93,7 @@ RT_API cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags)
 
 RT_API cudaError_t cudaHostUnregister(void *ptr)
 {
+    RT_ENTER();
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
@@ -100,6 +105,7 @@ RT_API cudaError_t cudaHostUnregister(void *ptr)
 
 RT_API cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags)
 {
+    RT_ENTER();
     if (!pDevice || !pHost || flags != 0)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -115,6 +121,7 @@ RT_API cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigne
 
 RT_API cudaError_t cudaHostGetFlags(unsigned int *pFlags, void *pHost)
 {
+    RT_ENTER();
     if (!pFlags || !pHost)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -128,6 +135,7 @@ RT_API cudaError_t cudaHostGetFlags(unsigned int *pFlags, void *pHost)
 
 RT_API cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags)
 {
+    RT_ENTER();
     /* Flags other than Global / Host are cudaErrorInvalidValue.  Size 0 is documented as
      * cudaErrorInvalidValue too, but NVIDIA's runtime answered cudaSuccess on the H200: like
      * cudaMalloc, it gives a NULL pointer. */
@@ -157,6 +165,7 @@ static CUmemLocation rt_location(struct cudaMemLocation location)
 RT_API cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice,
                                  struct cudaMemLocation location)
 {
+    RT_ENTER();
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
@@ -196,6 +205,7 @@ RT_API cudaError_t cudaMemRangeGetAttribute(void *data, size_t dataSize,
                                             enum cudaMemRangeAttribute attribute,
                                             const void *devPtr, size_t count)
 {
+    RT_ENTER();
     if (!data)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -212,6 +222,7 @@ RT_API cudaError_t cudaMemRangeGetAttributes(void **data, size_t *dataSizes,
                                              size_t numAttributes, const void *devPtr,
                                              size_t count)
 {
+    RT_ENTER();
     if (!data || !dataSizes || !attributes)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -238,6 +249,7 @@ RT_API cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count,
                                         struct cudaMemLocation location, unsigned int flags,
                                         cudaStream_t stream)
 {
+    RT_ENTER();
     RT_RETURN(rt_prefetch(devPtr, count, location, flags, rt_stream(stream, false)));
 }
 
@@ -245,6 +257,7 @@ RT_API cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count,
                                              struct cudaMemLocation location, unsigned int flags,
                                              cudaStream_t stream)
 {
+    RT_ENTER();
     RT_RETURN(rt_prefetch(devPtr, count, location, flags, rt_stream(stream, true)));
 }
 
@@ -261,12 +274,14 @@ static cudaError_t rt_attach(CUstream stream, void *devPtr, size_t length, unsig
 RT_API cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length,
                                             unsigned int flags)
 {
+    RT_ENTER();
     RT_RETURN(rt_attach(rt_stream(stream, false), devPtr, length, flags));
 }
 
 RT_API cudaError_t cudaStreamAttachMemAsync_ptsz(cudaStream_t stream, void *devPtr, size_t length,
                                                  unsigned int flags)
 {
+    RT_ENTER();
     RT_RETURN(rt_attach(rt_stream(stream, true), devPtr, length, flags));
 }
 
@@ -280,6 +295,7 @@ RT_API cudaError_t cudaStreamAttachMemAsync_ptsz(cudaStream_t stream, void *devP
 RT_API cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes,
                                             const void *ptr)
 {
+    RT_ENTER();
     if (!attributes)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;

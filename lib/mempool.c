@@ -48,23 +48,27 @@ static cudaError_t rt_malloc_async(void **devPtr, size_t size, cudaMemPool_t poo
 
 RT_API cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream)
 {
+    RT_ENTER();
     RT_RETURN(rt_malloc_async(devPtr, size, NULL, false, hStream, false));
 }
 
 RT_API cudaError_t cudaMallocAsync_ptsz(void **devPtr, size_t size, cudaStream_t hStream)
 {
+    RT_ENTER();
     RT_RETURN(rt_malloc_async(devPtr, size, NULL, false, hStream, true));
 }
 
 RT_API cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool,
                                            cudaStream_t stream)
 {
+    RT_ENTER();
     RT_RETURN(rt_malloc_async(ptr, size, memPool, true, stream, false));
 }
 
 RT_API cudaError_t cudaMallocFromPoolAsync_ptsz(void **ptr, size_t size, cudaMemPool_t memPool,
                                                 cudaStream_t stream)
 {
+    RT_ENTER();
     RT_RETURN(rt_malloc_async(ptr, size, memPool, true, stream, true));
 }
 
@@ -80,11 +84,13 @@ static cudaError_t rt_free_async(void *devPtr, cudaStream_t stream, bool per_thr
 
 RT_API cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream)
 {
+    RT_ENTER();
     RT_RETURN(rt_free_async(devPtr, hStream, false));
 }
 
 RT_API cudaError_t cudaFreeAsync_ptsz(void *devPtr, cudaStream_t hStream)
 {
+    RT_ENTER();
     RT_RETURN(rt_free_async(devPtr, hStream, true));
 }
 
@@ -105,6 +111,7 @@ cudaError_t rt_pool_device(int device, rt_device **current, rt_device **target)
 
 RT_API cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device)
 {
+    RT_ENTER();
     if (!memPool)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d, *target;
@@ -116,6 +123,7 @@ RT_API cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int devic
 
 RT_API cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device)
 {
+    RT_ENTER();
     if (!memPool)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d, *target;
@@ -131,6 +139,7 @@ RT_API cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device)
 
 RT_API cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t memPool)
 {
+    RT_ENTER();
     rt_device *d, *target;
     cudaError_t e = rt_pool_device(device, &d, &target);
     if (e == cudaErrorInvalidDevice)
@@ -159,6 +168,7 @@ RT_API cudaError_t cudaMemGetDefaultMemPool(cudaMemPool_t *memPool,
                                             struct cudaMemLocation *location,
                                             enum cudaMemAllocationType type)
 {
+    RT_ENTER();
     if (!memPool || !location)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -174,6 +184,7 @@ RT_API cudaError_t cudaMemGetDefaultMemPool(cudaMemPool_t *memPool,
 RT_API cudaError_t cudaMemGetMemPool(cudaMemPool_t *memPool, struct cudaMemLocation *location,
                                      enum cudaMemAllocationType type)
 {
+    RT_ENTER();
     if (!memPool || !location)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -191,6 +202,7 @@ RT_API cudaError_t cudaMemGetMemPool(cudaMemPool_t *memPool, struct cudaMemLocat
 RT_API cudaError_t cudaMemSetMemPool(struct cudaMemLocation *location,
                                      enum cudaMemAllocationType type, cudaMemPool_t memPool)
 {
+    RT_ENTER();
     if (!location)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -207,6 +219,7 @@ RT_API cudaError_t cudaMemSetMemPool(struct cudaMemLocation *location,
 
 RT_API cudaError_t cudaMemPoolCreate(cudaMemPool_t *memPool, const struct cudaMemPoolProps *poolProps)
 {
+    RT_ENTER();
     if (!memPool || !poolProps)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -219,6 +232,7 @@ RT_API cudaError_t cudaMemPoolCreate(cudaMemPool_t *memPool, const struct cudaMe
 
 RT_API cudaError_t cudaMemPoolDestroy(cudaMemPool_t memPool)
 {
+    RT_ENTER();
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e == cudaSuccess)
@@ -229,6 +243,7 @@ RT_API cudaError_t cudaMemPoolDestroy(cudaMemPool_t memPool)
 RT_API cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr,
                                            void *value)
 {
+    RT_ENTER();
     if (!value)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -242,6 +257,7 @@ RT_API cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPo
 RT_API cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr,
                                            void *value)
 {
+    RT_ENTER();
     if (!value)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -254,6 +270,7 @@ RT_API cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPo
 
 RT_API cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep)
 {
+    RT_ENTER();
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e == cudaSuccess)
@@ -264,6 +281,7 @@ RT_API cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKee
 RT_API cudaError_t cudaMemPoolSetAccess(cudaMemPool_t memPool,
                                         const struct cudaMemAccessDesc *descList, size_t count)
 {
+    RT_ENTER();
     if (!descList && count)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -278,6 +296,7 @@ RT_API cudaError_t cudaMemPoolSetAccess(cudaMemPool_t memPool,
 RT_API cudaError_t cudaMemPoolGetAccess(enum cudaMemAccessFlags *flags, cudaMemPool_t memPool,
                                         struct cudaMemLocation *location)
 {
+    RT_ENTER();
     if (!flags || !location)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -313,17 +332,20 @@ static cudaError_t rt_graph_mem_attribute(int device, enum cudaGraphMemAttribute
 RT_API cudaError_t cudaDeviceGetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr,
                                                   void *value)
 {
+    RT_ENTER();
     RT_RETURN(rt_graph_mem_attribute(device, attr, value, false));
 }
 
 RT_API cudaError_t cudaDeviceSetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr,
                                                   void *value)
 {
+    RT_ENTER();
     RT_RETURN(rt_graph_mem_attribute(device, attr, value, true));
 }
 
 RT_API cudaError_t cudaDeviceGraphMemTrim(int device)
 {
+    RT_ENTER();
     rt_device *d, *target;
     cudaError_t e = rt_pool_device(device, &d, &target);
     if (e == cudaSuccess)

@@ -237,6 +237,7 @@ static void rt_trace_container(const char *what, const void *data)
 
 RT_API void **__cudaRegisterFatBinary(void *fatCubin)
 {
+    RT_ENTER();
     atomic_store_explicit(&rt_reached, true, memory_order_relaxed);
     rt_module *m = calloc(1, sizeof *m);
     void **handle = malloc(sizeof *handle);
@@ -270,6 +271,7 @@ RT_API void **__cudaRegisterFatBinary(void *fatCubin)
 
 RT_API void __cudaRegisterFatBinaryEnd(void **fatCubinHandle)
 {
+    RT_ENTER();
     rt_module *m = rt_module_of(fatCubinHandle);
     if (!m)
         return;
@@ -299,6 +301,7 @@ static void rt_module_forget(rt_module *m)
 
 RT_API void __cudaUnregisterFatBinary(void **fatCubinHandle)
 {
+    RT_ENTER();
     /* Runs from atexit after main, or from dlclose of a library that registered (lifetime.c
      * says what each means).  Records are never freed: a late caller may still reach them. */
     rt_module *m = rt_module_of(fatCubinHandle);
@@ -324,6 +327,7 @@ RT_API void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun, c
                                    const char *deviceName, int thread_limit, uint3 *tid,
                                    uint3 *bid, dim3 *bDim, dim3 *gDim, int *wSize)
 {
+    RT_ENTER();
     rt_module *m = rt_module_of(fatCubinHandle);
     const char *name = deviceName ? deviceName : deviceFun;
     if (!m || !hostFun || !name)
@@ -392,6 +396,7 @@ RT_API void __cudaRegisterVar(void **fatCubinHandle, char *hostVar, char *device
                               const char *deviceName, int ext, size_t size, int constant,
                               int global)
 {
+    RT_ENTER();
     rt_register_var(fatCubinHandle, hostVar, deviceName ? deviceName : deviceAddress, size,
                     constant != 0, false);
 }
@@ -400,12 +405,14 @@ RT_API void __cudaRegisterManagedVar(void **fatCubinHandle, void **hostVarPtrAdd
                                      char *deviceAddress, const char *deviceName, int ext,
                                      size_t size, int constant, int global)
 {
+    RT_ENTER();
     rt_register_var(fatCubinHandle, hostVarPtrAddress, deviceName ? deviceName : deviceAddress,
                     size, constant != 0, true);
 }
 
 RT_API char __cudaInitModule(void **fatCubinHandle)
 {
+    RT_ENTER();
     /* Host code reaches a __managed__ variable only after this returned non-zero: it loads the
      * module and stores each managed variable's unified address into its host pointer slot. */
     rt_module *m = rt_module_of(fatCubinHandle);
@@ -444,6 +451,7 @@ RT_API char __cudaInitModule(void **fatCubinHandle)
 RT_API void __cudaRegisterHostVar(void **fatCubinHandle, const char *deviceName, char *hostVar,
                                   size_t size)
 {
+    RT_ENTER();
     rt_module *m = rt_module_of(fatCubinHandle);
     if (!m || !deviceName || !hostVar) {
         RT_TRACE("register host variable %s: no module or name: ignored",
@@ -468,6 +476,7 @@ RT_API void __cudaRegisterUnifiedTable(void **fatCubinHandle, void *functionTabl
                                        size_t functionWindowSize, void *dataTable,
                                        size_t dataWindowSize)
 {
+    RT_ENTER();
     rt_module *m = rt_module_of(fatCubinHandle);
     if (!m) {
         RT_TRACE("register unified table: no module: ignored");

@@ -81,22 +81,26 @@ static cudaError_t rt_stream_create(cudaStream_t *pStream, unsigned flags, int p
 
 RT_API cudaError_t cudaStreamCreate(cudaStream_t *pStream)
 {
+    RT_ENTER();
     RT_RETURN(rt_stream_create(pStream, cudaStreamDefault, 0, false));
 }
 
 RT_API cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags)
 {
+    RT_ENTER();
     RT_RETURN(rt_stream_create(pStream, flags, 0, false));
 }
 
 RT_API cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int flags,
                                                 int priority)
 {
+    RT_ENTER();
     RT_RETURN(rt_stream_create(pStream, flags, priority, true));
 }
 
 RT_API cudaError_t cudaStreamDestroy(cudaStream_t stream)
 {
+    RT_ENTER();
     rt_device *d;
     cudaError_t e = rt_enter_with(stream, NULL, &d);
     if (e != cudaSuccess)
@@ -111,6 +115,7 @@ RT_API cudaError_t cudaStreamDestroy(cudaStream_t stream)
 
 RT_API cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority)
 {
+    RT_ENTER();
     /* Either pointer may be NULL: that value is simply not returned (the driver's rule too). */
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
@@ -133,11 +138,13 @@ static cudaError_t rt_stream_synchronize(cudaStream_t stream, bool per_thread)
 
 RT_API cudaError_t cudaStreamSynchronize(cudaStream_t stream)
 {
+    RT_ENTER();
     RT_RETURN(rt_stream_synchronize(stream, false));
 }
 
 RT_API cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream)
 {
+    RT_ENTER();
     RT_RETURN(rt_stream_synchronize(stream, true));
 }
 
@@ -154,11 +161,13 @@ static cudaError_t rt_stream_query(cudaStream_t stream, bool per_thread)
 
 RT_API cudaError_t cudaStreamQuery(cudaStream_t stream)
 {
+    RT_ENTER();
     RT_RETURN_QUERY(rt_stream_query(stream, false));
 }
 
 RT_API cudaError_t cudaStreamQuery_ptsz(cudaStream_t stream)
 {
+    RT_ENTER();
     RT_RETURN_QUERY(rt_stream_query(stream, true));
 }
 
@@ -176,12 +185,14 @@ static cudaError_t rt_stream_wait_event(cudaStream_t stream, cudaEvent_t event, 
 
 RT_API cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
 {
+    RT_ENTER();
     RT_RETURN(rt_stream_wait_event(stream, event, flags, false));
 }
 
 RT_API cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event,
                                             unsigned int flags)
 {
+    RT_ENTER();
     RT_RETURN(rt_stream_wait_event(stream, event, flags, true));
 }
 
@@ -227,6 +238,7 @@ static cudaError_t rt_stream_add_callback(cudaStream_t stream, cudaStreamCallbac
 RT_API cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback,
                                          void *userData, unsigned int flags)
 {
+    RT_ENTER();
     RT_RETURN(rt_stream_add_callback(stream, callback, userData, flags, false));
 }
 
@@ -234,6 +246,7 @@ RT_API cudaError_t cudaStreamAddCallback_ptsz(cudaStream_t stream,
                                               cudaStreamCallback_t callback, void *userData,
                                               unsigned int flags)
 {
+    RT_ENTER();
     RT_RETURN(rt_stream_add_callback(stream, callback, userData, flags, true));
 }
 
@@ -253,11 +266,13 @@ static cudaError_t rt_launch_host_func(cudaStream_t stream, cudaHostFn_t fn, voi
 
 RT_API cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData)
 {
+    RT_ENTER();
     RT_RETURN(rt_launch_host_func(stream, fn, userData, false));
 }
 
 RT_API cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t stream, cudaHostFn_t fn, void *userData)
 {
+    RT_ENTER();
     RT_RETURN(rt_launch_host_func(stream, fn, userData, true));
 }
 
@@ -276,11 +291,13 @@ static cudaError_t rt_stream_get_flags(cudaStream_t stream, unsigned *flags, boo
 
 RT_API cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int *flags)
 {
+    RT_ENTER();
     RT_RETURN(rt_stream_get_flags(hStream, flags, false));
 }
 
 RT_API cudaError_t cudaStreamGetFlags_ptsz(cudaStream_t hStream, unsigned int *flags)
 {
+    RT_ENTER();
     RT_RETURN(rt_stream_get_flags(hStream, flags, true));
 }
 
@@ -298,11 +315,13 @@ static cudaError_t rt_stream_get_priority(cudaStream_t stream, int *priority, bo
 
 RT_API cudaError_t cudaStreamGetPriority(cudaStream_t hStream, int *priority)
 {
+    RT_ENTER();
     RT_RETURN(rt_stream_get_priority(hStream, priority, false));
 }
 
 RT_API cudaError_t cudaStreamGetPriority_ptsz(cudaStream_t hStream, int *priority)
 {
+    RT_ENTER();
     RT_RETURN(rt_stream_get_priority(hStream, priority, true));
 }
 
@@ -330,11 +349,13 @@ static cudaError_t rt_stream_get_device(cudaStream_t stream, int *device, bool p
 
 RT_API cudaError_t cudaStreamGetDevice(cudaStream_t hStream, int *device)
 {
+    RT_ENTER();
     RT_RETURN(rt_stream_get_device(hStream, device, false));
 }
 
 RT_API cudaError_t cudaStreamGetDevice_ptsz(cudaStream_t hStream, int *device)
 {
+    RT_ENTER();
     RT_RETURN(rt_stream_get_device(hStream, device, true));
 }
 
@@ -351,11 +372,13 @@ static cudaError_t rt_stream_get_id(cudaStream_t stream, unsigned long long *id,
 
 RT_API cudaError_t cudaStreamGetId(cudaStream_t hStream, unsigned long long *streamId)
 {
+    RT_ENTER();
     RT_RETURN(rt_stream_get_id(hStream, streamId, false));
 }
 
 RT_API cudaError_t cudaStreamGetId_ptsz(cudaStream_t hStream, unsigned long long *streamId)
 {
+    RT_ENTER();
     RT_RETURN(rt_stream_get_id(hStream, streamId, true));
 }
 
@@ -378,12 +401,14 @@ static cudaError_t rt_stream_set_attribute(cudaStream_t stream, cudaStreamAttrID
 RT_API cudaError_t cudaStreamSetAttribute(cudaStream_t hStream, cudaStreamAttrID attr,
                                           const cudaStreamAttrValue *value)
 {
+    RT_ENTER();
     RT_RETURN(rt_stream_set_attribute(hStream, attr, value, false));
 }
 
 RT_API cudaError_t cudaStreamSetAttribute_ptsz(cudaStream_t stream, cudaStreamAttrID attr,
                                                const cudaStreamAttrValue *value)
 {
+    RT_ENTER();
     RT_RETURN(rt_stream_set_attribute(stream, attr, value, true));
 }
 
@@ -404,12 +429,14 @@ static cudaError_t rt_stream_get_attribute(cudaStream_t stream, cudaStreamAttrID
 RT_API cudaError_t cudaStreamGetAttribute(cudaStream_t hStream, cudaStreamAttrID attr,
                                           cudaStreamAttrValue *value_out)
 {
+    RT_ENTER();
     RT_RETURN(rt_stream_get_attribute(hStream, attr, value_out, false));
 }
 
 RT_API cudaError_t cudaStreamGetAttribute_ptsz(cudaStream_t stream, cudaStreamAttrID attr,
                                                cudaStreamAttrValue *value)
 {
+    RT_ENTER();
     RT_RETURN(rt_stream_get_attribute(stream, attr, value, true));
 }
 
@@ -427,10 +454,12 @@ static cudaError_t rt_stream_copy_attributes(cudaStream_t dst, cudaStream_t src,
 
 RT_API cudaError_t cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src)
 {
+    RT_ENTER();
     RT_RETURN(rt_stream_copy_attributes(dst, src, false));
 }
 
 RT_API cudaError_t cudaStreamCopyAttributes_ptsz(cudaStream_t dst, cudaStream_t src)
 {
+    RT_ENTER();
     RT_RETURN(rt_stream_copy_attributes(dst, src, true));
 }

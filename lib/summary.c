@@ -5,12 +5,14 @@
  *   loaded         modules per device: SASS, JIT-compiled PTX, JIT-linked -rdc; their total time
  *   launches       in all, and the kernels launched most (count, last grid and block)
  *   errors         every error a runtime call returned, by code
+ *   calls          runtime calls by function: count and host time, the costliest first
  *   memory         cudaMalloc: calls, bytes, and the peak of bytes held at once
  *
  * Printed only by a process that used the runtime (a registration or a driver load).
  * Off by default; then each counting point costs one relaxed load and a branch, like the trace.
  * On, a launch adds two relaxed atomic additions and two small stores to its kernel's record
- * (tests/gpu/bench_launch.cu measures it), and cudaFree asks the driver the block's size.
+ * and each runtime call (three per <<<>>>: push, pop, launch) two clock reads and two more relaxed
+ * additions (tests/gpu/bench_launch.cu measures it); cudaFree asks the driver the block's size.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -76,6 +78,35 @@ void rt_summary_free(size_t bytes)
         ;
 }
 
+/* ---- runtime calls by function (RT_ENTER) ---------------------------------------------------- */
+
+static _Thread_local unsigned rt_call_depth;              /* public calls open on this thread */
+static _Atomic(struct rt_call_stat *) rt_call_list;       /* every function called, pushed once */
+
+struct rt_call_clock rt_call_begin_counted(struct rt_call_stat *s)
+{
+    if (rt_call_depth++ > 0)
+        return (struct rt_call_clock){ s, 0 };            /* inside another public call */
+    if (!atomic_load_explicit(&s->listed, memory_order_acquire) &&
+        !atomic_exchange(&s->listed, true)) {
+        struct rt_call_stat *head = atomic_load(&rt_call_list);
+        do
+            s->next = head;
+        while (!atomic_compare_exchange_weak(&rt_call_list, &head, s));
+    }
+    uint64_t t0 = rt_now_ns();
+    return (struct rt_call_clock){ s, t0 ? t0 : 1 };
+}
+
+void rt_call_end_counted(struct rt_call_clock *c)
+{
+    rt_call_depth--;
+    if (c->t0 == 0)
+        return;
+    atomic_fetch_add_explicit(&c->stat->calls, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&c->stat->ns, rt_now_ns() - c->t0, memory_order_relaxed);
+}
+
 /* ---- the table ---------------------------------------------------------------------------- */
 
 enum { RT_TOP = 10 };
@@ -122,6 +153,43 @@ static void rt_human_bytes(char *out, size_t cap, unsigned long long b)
         snprintf(out, cap, "%llu B", b);
 }
 
+/* The functions that took the most host time, with their call counts; then the rest in one line. */
+static void rt_summary_calls(FILE *f)
+{
+    enum { SHOWN = 12 };
+    struct rt_call_stat *top[SHOWN];
+    size_t shown = 0, functions = 0;
+    unsigned long long calls = 0, ns = 0, rest_calls = 0, rest_ns = 0;
+    for (struct rt_call_stat *s = atomic_load(&rt_call_list); s; s = s->next) {
+        unsigned long long n = atomic_load(&s->calls), t = atomic_load(&s->ns);
+        functions++;
+        calls += n;
+        ns += t;
+        size_t at = shown < SHOWN ? shown : SHOWN;
+        while (at > 0 && atomic_load(&top[at - 1]->ns) < t) {
+            if (at < SHOWN)
+                top[at] = top[at - 1];
+            at--;
+        }
+        if (at < SHOWN) {
+            top[at] = s;
+            if (shown < SHOWN)
+                shown++;
+        }
+    }
+    fprintf(f, "  calls       %llu to %zu runtime functions, %.1f ms of host time\n", calls,
+            functions, (double)ns / 1e6);
+    for (size_t i = 0; i < shown; i++) {
+        unsigned long long n = atomic_load(&top[i]->calls), t = atomic_load(&top[i]->ns);
+        fprintf(f, "    %10llu  %10.3f ms  %s\n", n, (double)t / 1e6, top[i]->name);
+        rest_calls += n;
+        rest_ns += t;
+    }
+    if (functions > shown)
+        fprintf(f, "    %10llu  %10.3f ms  (%zu other functions)\n", calls - rest_calls,
+                (double)(ns - rest_ns) / 1e6, functions - shown);
+}
+
 __attribute__((destructor)) static void rt_summary_print(void)
 {
     /* Only a process that used the runtime: the processes a preloaded command starts (compilers,
@@ -160,6 +228,7 @@ __attribute__((destructor)) static void rt_summary_print(void)
             fprintf(f, "    %10u  %s (%u%s)\n", n, rt_error_name((cudaError_t)i), i,
                     i == 1023 ? " or above" : "");
     }
+    rt_summary_calls(f);
     char bytes[32], peak[32];
     rt_human_bytes(bytes, sizeof bytes, atomic_load(&rt_malloc_bytes));
     rt_human_bytes(peak, sizeof peak, atomic_load(&rt_peak));

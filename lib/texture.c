@@ -225,11 +225,13 @@ RT_API cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject,
                                            const struct cudaTextureDesc *pTexDesc,
                                            const struct cudaResourceViewDesc *pResViewDesc)
 {
+    RT_ENTER();
     RT_RETURN(rt_texture_create(pTexObject, pResDesc, pTexDesc, pResViewDesc));
 }
 
 RT_API cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject)
 {
+    RT_ENTER();
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
@@ -242,6 +244,7 @@ RT_API cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject)
 RT_API cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc *pResDesc,
                                                     cudaTextureObject_t texObject)
 {
+    RT_ENTER();
     if (!pResDesc)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -259,6 +262,7 @@ RT_API cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc *pRe
 RT_API cudaError_t cudaGetTextureObjectTextureDesc(struct cudaTextureDesc *pTexDesc,
                                                    cudaTextureObject_t texObject)
 {
+    RT_ENTER();
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
@@ -282,6 +286,7 @@ RT_API cudaError_t cudaGetTextureObjectTextureDesc(struct cudaTextureDesc *pTexD
 RT_API cudaError_t cudaGetTextureObjectResourceViewDesc(struct cudaResourceViewDesc *pResViewDesc,
                                                         cudaTextureObject_t texObject)
 {
+    RT_ENTER();
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
@@ -301,6 +306,7 @@ RT_API cudaError_t cudaGetTextureObjectResourceViewDesc(struct cudaResourceViewD
 RT_API cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject,
                                            const struct cudaResourceDesc *pResDesc)
 {
+    RT_ENTER();
     if (!pSurfObject || !pResDesc)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
@@ -321,6 +327,7 @@ RT_API cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject,
 
 RT_API cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject)
 {
+    RT_ENTER();
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
@@ -333,6 +340,7 @@ RT_API cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject)
 RT_API cudaError_t cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc *pResDesc,
                                                     cudaSurfaceObject_t surfObject)
 {
+    RT_ENTER();
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)

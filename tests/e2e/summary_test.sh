@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # summary_test.sh PROGRAM: the exit summary (MINICUDART_SUMMARY=1) of an nvcc-compiled program on
 # the fake driver agrees with the trace of the same run: as many launches as the trace shows
-# successful ones, each kernel the trace launched listed, the fatbins registered; and without the
-# variable, no summary.
+# successful ones, each kernel the trace launched listed, the fatbins registered, the calls by
+# function counting the launches; and without the variable, no summary.
 set -u
 program=$1
 fail() { echo "summary: $*"; exit 1; }
@@ -18,6 +18,11 @@ done
 regs=$(grep -c '^minicudart: register fatbin .*: wrapper' err.txt)
 grep -q "^  registered  $regs fatbins" err.txt || fail "registered fatbins differ from the trace's $regs"
 grep -q '^  loaded ' err.txt || fail "no module load counted"
+grep -qE '^  calls +[0-9]+ to [0-9]+ runtime functions, [0-9.]+ ms of host time$' err.txt ||
+    fail "no line of runtime calls"
+# Each successful launch was one call of the stub's launch function (more if some failed).
+stub=$(sed -n 's/^ *\([0-9]*\) *[0-9.]* ms  __cudaLaunchKernel$/\1/p' err.txt)
+[ -n "$stub" ] && [ "$stub" -ge "$traced" ] || fail "__cudaLaunchKernel counted ${stub:-no} calls for $traced launches"
 "$program" >/dev/null 2>plain.txt || fail "the program failed without the summary"
 grep -q '^minicudart summary' plain.txt && fail "a summary without MINICUDART_SUMMARY"
 sed -n '/^minicudart summary/,$p' err.txt

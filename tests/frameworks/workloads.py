@@ -20,6 +20,8 @@ minicudart's libcudart.so.13 as on NVIDIA's. Sections (each independent, each re
                 replayed; two graphs sharing one private memory pool
   allocator_*   caching allocator counters for a fixed sequence of allocations and frees
   streams_*     side streams, wait_stream, record_stream, events, priorities, pinned memory
+  ipc_spawn     a CUDA tensor shared with a process started by torch.multiprocessing (spawn):
+                written by the child in place, and one the child allocated read by the parent
 
 How it is run: by tests/frameworks/run.sh on the GPU machine, once on NVIDIA's runtime and
 once with minicudart's libcudart.so.13 preloaded; compare.py then compares the two outputs
@@ -543,9 +545,49 @@ def streams():
                               "sum": int(back.sum().item())})
 
 
+def _ipc_child(shared, back_q, done):
+    """In the spawned process: writes the parent's tensor in place and sends one of its own."""
+    shared.mul_(2).add_(1)
+    torch.cuda.synchronize()
+    mine = torch.arange(4096, dtype=torch.float32, device=shared.device) * 3
+    back_q.put(mine)
+    done.wait(120)                       # the sender keeps its memory until the parent has read it
+
+
+@section("ipc_spawn", cuda_only=True)
+def ipc_spawn():
+    """A CUDA tensor shared through torch.multiprocessing with a spawned process, both ways.
+
+    Parent to child: the storage travels as a cudaIpcGetMemHandle handle (with an interprocess
+    event, cudaIpcGetEventHandle); the child opens it (cudaIpcOpenMemHandle) and writes it in
+    place; the parent reads the child's writes.  Child to parent: a tensor the child allocated,
+    opened by the parent.  The child inherits the environment, so under minicudart both
+    processes run on it."""
+    import torch.multiprocessing as mp
+
+    ctx = mp.get_context("spawn")
+    shared = torch.arange(4096, dtype=torch.float32, device=DEV)
+    back_q, done = ctx.Queue(), ctx.Event()
+    p = ctx.Process(target=_ipc_child, args=(shared, back_q, done))
+    p.start()
+    try:
+        back = back_q.get(timeout=180)
+        back_sum = float(back.sum().item())
+        back_dev = back.device.index
+        del back
+    finally:
+        done.set()
+        p.join(180)
+    torch.cuda.synchronize()
+    result("ipc_spawn", {"shared_sum": float(shared.sum().item()),
+                         "shared_0": float(shared[0].item()), "shared_last": float(shared[-1].item()),
+                         "back_sum": back_sum, "back_device": back_dev,
+                         "child_exit": p.exitcode})
+
+
 SECTIONS = [device_info, gpt_bf16, gpt_fp16, resnet, compile_default,
             compile_reduce_overhead, sdpa_flash, sdpa_efficient, sdpa_math,
-            cudagraph_train, cudagraph_pool, allocator, streams]
+            cudagraph_train, cudagraph_pool, allocator, streams, ipc_spawn]
 
 
 def main():

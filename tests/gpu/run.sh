@@ -17,8 +17,9 @@
 #   3. run each pair; a difference listed in tests/gpu/expected_differences.txt is ALLOWED
 #      (a conf_misuse_* program is started again after a crash, at the next case: run_misuse);
 #   4. MINICUDART_TRACE=1 vadd: show the trace lines naming the image and the launch;
-#   5. launch benchmark: MINICUDART_LAUNCH_PARAMS=array / =buffer, NVIDIA's runtime, raw driver,
-#      in alternating processes, median ns per launch;
+#   5. launch benchmark: MINICUDART_LAUNCH_PARAMS=array / =buffer, array with the exit summary
+#      on (MINICUDART_SUMMARY=1), NVIDIA's runtime, raw driver, in alternating processes, median
+#      ns per launch;
 #   6. `fatbin list` on five toolkit libraries, timed, next to cuobjdump's ELF/PTX counts.
 # The table comes last (the tail of the output is what a remote caller gets back).  Full logs:
 # $OUT/run.log, $OUT/summary.txt, $OUT/logs.tar.gz.  Exit: 0 all pass, 3 no GPU, 1 otherwise.
@@ -332,12 +333,16 @@ main() {
     local r mode label line bench_rows=()
     : >"$W/run/bench.txt"
     for r in $(seq "$BENCH_ROUNDS"); do
-        for mode in array buffer nvidia driver paired vsdriver parts; do
+        for mode in array summary buffer nvidia driver paired vsdriver parts; do
             [ "$(remaining)" -lt 40 ] && break 2
             case $mode in
             array | buffer) [ -x "$W/bin/bench_launch.minicudart" ] || { echo "round $r $mode: not built" >>"$W/run/bench.txt"; continue; }
                 line=$(MINICUDART_LAUNCH_PARAMS=$mode BENCH_LABEL=$mode timeout -k 5 30 \
                        "$W/bin/bench_launch.minicudart" "$BENCH_LAUNCHES" 2>&1 | tail -n 1) ;;
+            summary) # the array mode with the exit summary counting (its table goes to stderr)
+                [ -x "$W/bin/bench_launch.minicudart" ] || continue
+                line=$(MINICUDART_SUMMARY=1 BENCH_LABEL=summary timeout -k 5 30 \
+                       "$W/bin/bench_launch.minicudart" "$BENCH_LAUNCHES" 2>/dev/null | tail -n 1) ;;
             nvidia) [ -x "$W/bin/bench_launch.nvidia" ] || continue
                 line=$(BENCH_LABEL=nvidia timeout -k 5 30 "$W/bin/bench_launch.nvidia" "$BENCH_LAUNCHES" 2>&1 | tail -n 1) ;;
             driver) [ -x "$W/bin/bench_launch.driver" ] || continue
@@ -368,7 +373,7 @@ main() {
     # Two figures per launch: steady (the GPU running the launches as they come) and queued
     # (behind a busy GPU: the host's enqueue cost alone).
     median_of() { sort -n | awk '{v[NR]=$1} END {if (NR) print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
-    for label in array buffer nvidia driver paired-array paired-buffer \
+    for label in array summary buffer nvidia driver paired-array paired-buffer \
                  minicudart-vs-driver-runtime minicudart-vs-driver-driver \
                  nvidia-vs-driver-runtime nvidia-vs-driver-driver \
                  {minicudart,nvidia}-parts-{chevron,cudaLaunchKernel,drv-array,drv-buffer,drv-ctx-array,drv-ctx-buffer}; do
