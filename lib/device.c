@@ -439,6 +439,26 @@ RT_API cudaError_t cudaSetDevice(int device)
     RT_RETURN(rt_context_use(&rt_devices[device], current));
 }
 
+/* cudaGLSetGLDevice and cudaVDPAUSetVDPAUDevice (graphics.c, graphics_egl.c) choose the device
+ * only before the runtime has started: cudaErrorSetOnActiveProcess "after initializing the CUDA
+ * runtime by calling non-device management operations".  Measured on the H200: an invalid device
+ * is refused first (101); 708 once the program has made a stream. */
+cudaError_t rt_set_interop_device(int device)
+{
+    cudaError_t e = rt_devices_init();
+    if (e != cudaSuccess)
+        return e;
+    if (device < 0 || device >= rt_device_count)
+        return cudaErrorInvalidDevice;
+    /* Started: a primary context the runtime holds (not one a reset released). */
+    for (int i = 0; i < rt_device_count; i++)
+        if (atomic_load(&rt_devices[i].generation) % 2 == 1)
+            return cudaErrorSetOnActiveProcess;
+    CUcontext current = NULL;
+    rt_drv.cuCtxGetCurrent(&current);
+    return rt_context_use(&rt_devices[device], current);
+}
+
 RT_API cudaError_t cudaGetDevice(int *device)
 {
     RT_ENTER();

@@ -168,12 +168,15 @@ static void rt_describe_handle(char *out, size_t cap, bool fd_type, int fd, cons
 
 /* ---- external memory ------------------------------------------------------------------------ */
 
-/* Enters the thread's context for a call on an imported object, refusing NULL and one that a
- * cudaDeviceReset destroyed: both cudaErrorInvalidResourceHandle. */
+/* Enters the thread's context for a call on an imported object, refusing NULL
+ * (cudaErrorInvalidValue, as NVIDIA's runtime answers: measured for memory and semaphores) and
+ * one that a cudaDeviceReset destroyed (cudaErrorInvalidResourceHandle). */
 static cudaError_t rt_external_enter(rt_handle_kind kind, const void *handle, rt_device **d)
 {
     cudaError_t e = rt_context_enter(d);
-    if (e == cudaSuccess && (!handle || rt_handle_stale(kind, handle)))
+    if (e == cudaSuccess && !handle)
+        e = cudaErrorInvalidValue;
+    else if (e == cudaSuccess && rt_handle_stale(kind, handle))
         e = cudaErrorInvalidResourceHandle;
     return e;
 }
@@ -188,9 +191,14 @@ RT_API cudaError_t cudaImportExternalMemory(cudaExternalMemory_t *extMem_out,
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
         RT_RETURN(e);
+    /* The descriptor goes to the driver without its reserved words: NVIDIA's runtime ignores
+     * them (measured: a nonzero one changes nothing), where the driver would refuse them. */
+    CUDA_EXTERNAL_MEMORY_HANDLE_DESC desc;
+    _Static_assert(sizeof desc == sizeof *memHandleDesc, "memory handle descriptors differ");
+    memcpy(&desc, memHandleDesc, sizeof desc);
+    memset(desc.reserved, 0, sizeof desc.reserved);
     CUexternalMemory mem = NULL;
-    e = rt_driver_result(d, rt_drv.cuImportExternalMemory(
-                                &mem, (const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *)memHandleDesc));
+    e = rt_driver_result(d, rt_drv.cuImportExternalMemory(&mem, &desc));
     if (rt_tracing()) {
         char what[96];
         const struct cudaExternalMemoryHandleDesc *m = memHandleDesc;
@@ -243,12 +251,9 @@ RT_API cudaError_t cudaExternalMemoryGetMappedMipmappedArray(
     RT_ENTER();
     if (!mipmap || !mipmapDesc)
         RT_RETURN(cudaErrorInvalidValue);
-    rt_device *d;
-    cudaError_t e = rt_external_enter(RT_HANDLE_EXTERNAL_MEMORY, extMem, &d);
-    if (e != cudaSuccess)
-        RT_RETURN(e);
     /* As cudaMallocMipmappedArray describes an array: the 3D descriptor carries the flags,
-     * whose values the runtime and the driver share. */
+     * whose values the runtime and the driver share.  The channel descriptor is checked before
+     * the memory handle (measured: cudaErrorInvalidChannelDescriptor with a NULL handle). */
     CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC desc;
     memset(&desc, 0, sizeof desc);
     desc.offset = mipmapDesc->offset;
@@ -259,8 +264,12 @@ RT_API cudaError_t cudaExternalMemoryGetMappedMipmappedArray(
     desc.numLevels = mipmapDesc->numLevels;
     _Static_assert(sizeof desc.reserved == sizeof mipmapDesc->reserved, "reserved words differ");
     memcpy(desc.reserved, mipmapDesc->reserved, sizeof desc.reserved);
-    e = rt_channel_to_format(&mipmapDesc->formatDesc, &desc.arrayDesc.Format,
-                             &desc.arrayDesc.NumChannels);
+    cudaError_t e = rt_channel_to_format(&mipmapDesc->formatDesc, &desc.arrayDesc.Format,
+                                         &desc.arrayDesc.NumChannels);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    rt_device *d;
+    e = rt_external_enter(RT_HANDLE_EXTERNAL_MEMORY, extMem, &d);
     if (e != cudaSuccess)
         RT_RETURN(e);
     CUmipmappedArray handle = NULL;
@@ -304,9 +313,13 @@ RT_API cudaError_t cudaImportExternalSemaphore(cudaExternalSemaphore_t *extSem_o
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
         RT_RETURN(e);
+    /* Without its reserved words, as for memory (cudaImportExternalMemory). */
+    CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC desc;
+    _Static_assert(sizeof desc == sizeof *semHandleDesc, "semaphore handle descriptors differ");
+    memcpy(&desc, semHandleDesc, sizeof desc);
+    memset(desc.reserved, 0, sizeof desc.reserved);
     CUexternalSemaphore sem = NULL;
-    e = rt_driver_result(d, rt_drv.cuImportExternalSemaphore(
-                                &sem, (const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC *)semHandleDesc));
+    e = rt_driver_result(d, rt_drv.cuImportExternalSemaphore(&sem, &desc));
     if (rt_tracing()) {
         const struct cudaExternalSemaphoreHandleDesc *s = semHandleDesc;
         bool fd = s->type == cudaExternalSemaphoreHandleTypeOpaqueFd ||
@@ -344,7 +357,9 @@ static cudaError_t rt_semaphores_enter(const char *api, const cudaExternalSemaph
     if (stream && rt_handle_stale(RT_HANDLE_STREAM, stream))
         return cudaErrorInvalidResourceHandle;
     for (unsigned i = 0; i < count; i++) {
-        if (!sems[i] || rt_handle_stale(RT_HANDLE_EXTERNAL_SEMAPHORE, sems[i]))
+        if (!sems[i])
+            return cudaErrorInvalidValue;           /* as NVIDIA's runtime answers a wait */
+        if (rt_handle_stale(RT_HANDLE_EXTERNAL_SEMAPHORE, sems[i]))
             return cudaErrorInvalidResourceHandle;
         const unsigned long long *value =
             (const unsigned long long *)((const char *)values + (size_t)i * stride);
@@ -441,12 +456,13 @@ RT_API cudaError_t cudaDestroyExternalSemaphore(cudaExternalSemaphore_t extSem)
 /* ---- NvSciSync ------------------------------------------------------------------------------ */
 
 /* Fills an NvSciSyncAttrList with what the device needs to signal and/or wait (flags).  Without
- * NvSci (x86-64 Linux, as a rule) the driver refuses, and its answer passes through. */
+ * NvSci (x86-64 Linux, as a rule) the driver refuses, and its answer passes through.  The list
+ * is an NvSci handle: a NULL one is cudaErrorInvalidResourceHandle (measured). */
 RT_API cudaError_t cudaDeviceGetNvSciSyncAttributes(void *nvSciSyncAttrList, int device, int flags)
 {
     RT_ENTER();
     if (!nvSciSyncAttrList)
-        RT_RETURN(cudaErrorInvalidValue);
+        RT_RETURN(cudaErrorInvalidResourceHandle);
     rt_device *current;
     cudaError_t e = rt_context_enter(&current);
     if (e != cudaSuccess)

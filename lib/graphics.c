@@ -12,6 +12,11 @@
  * (cudaErrorAlreadyMapped, cudaErrorNotMapped, cudaErrorNotMappedAsPointer, ...) have runtime
  * twins of the same number.
  *
+ * The order of the checks is NVIDIA's, as measured on the H200: the resource handle before the
+ * out-pointers (a NULL resource is cudaErrorInvalidResourceHandle whatever else is NULL), and the
+ * registering calls ask the driver first, into a local, so that its answer (no GL context, say)
+ * comes before a NULL out-pointer's cudaErrorInvalidValue.
+ *
  * No graphics library is linked or included: graphics_types.h declares the few GL types, and
  * graphics.h binds the GL entry points of the driver by hand (resolved here, once).
  */
@@ -100,20 +105,72 @@ cudaError_t rt_graphics_enter(const char *api, const char *entry, const void *sl
 
 /* ---- registering GL objects ----------------------------------------------------------------- */
 
+/* The resources the runtime unregistered lately.  The driver does not survive a handle it has
+ * freed (under NVIDIA's runtime a second cudaGraphicsUnregisterResource crashes the process,
+ * measured on the H200), so the calls that take a resource refuse one of these with
+ * cudaErrorInvalidResourceHandle.  A handle the driver gives out again leaves the list; the list
+ * keeps the last RT_GONE, enough for the usual mistake (an unregister or a map after the
+ * unregister), while handles older than that reach the driver as they are. */
+enum { RT_GONE = 256 };
+static const void *rt_gone[RT_GONE];
+static unsigned rt_gone_next;
+static pthread_mutex_t rt_gone_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void rt_graphics_forget(const void *r, bool gone)
+{
+    pthread_mutex_lock(&rt_gone_lock);
+    for (unsigned i = 0; i < RT_GONE; i++)
+        if (rt_gone[i] == r)
+            rt_gone[i] = NULL;
+    if (gone)
+        rt_gone[rt_gone_next++ % RT_GONE] = r;
+    pthread_mutex_unlock(&rt_gone_lock);
+}
+
+void rt_graphics_given(const void *r)
+{
+    rt_graphics_forget(r, false);
+}
+
+bool rt_graphics_gone(const void *r)
+{
+    bool gone = false;
+    pthread_mutex_lock(&rt_gone_lock);
+    for (unsigned i = 0; i < RT_GONE && !gone; i++)
+        gone = r && rt_gone[i] == r;
+    pthread_mutex_unlock(&rt_gone_lock);
+    if (gone)
+        RT_TRACE("resource %p was unregistered: refused", r);
+    return gone;
+}
+
+/* A resource the driver registered, given to the caller's out-pointer; a NULL one gets
+ * cudaErrorInvalidValue, and the resource is unregistered again rather than leaked. */
+cudaError_t rt_graphics_hand_out(cudaError_t e, CUgraphicsResource r,
+                                 struct cudaGraphicsResource **out)
+{
+    if (e != cudaSuccess)
+        return e;
+    if (!out) {
+        rt_drv.cuGraphicsUnregisterResource(r);
+        return cudaErrorInvalidValue;
+    }
+    rt_graphics_given(r);
+    *out = (struct cudaGraphicsResource *)r;
+    return cudaSuccess;
+}
+
 RT_API cudaError_t cudaGraphicsGLRegisterBuffer(struct cudaGraphicsResource **resource,
                                                 GLuint buffer, unsigned int flags)
 {
     RT_ENTER();
-    if (!resource)
-        RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
     cudaError_t e = RT_GFX_ENTER(rt_gfx, cuGraphicsGLRegisterBuffer, &d);
     if (e != cudaSuccess)
         RT_RETURN(e);
     CUgraphicsResource r = NULL;
     e = rt_driver_result(d, rt_gfx.cuGraphicsGLRegisterBuffer(&r, buffer, flags));
-    if (e == cudaSuccess)
-        *resource = (struct cudaGraphicsResource *)r;
+    e = rt_graphics_hand_out(e, r, resource);
     RT_TRACE("registered GL buffer %u (flags %#x) as resource %p: %s", buffer, flags, (void *)r,
              rt_error_name(e));
     RT_RETURN(e);
@@ -123,44 +180,46 @@ RT_API cudaError_t cudaGraphicsGLRegisterImage(struct cudaGraphicsResource **res
                                                GLuint image, GLenum target, unsigned int flags)
 {
     RT_ENTER();
-    if (!resource)
-        RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
     cudaError_t e = RT_GFX_ENTER(rt_gfx, cuGraphicsGLRegisterImage, &d);
     if (e != cudaSuccess)
         RT_RETURN(e);
     CUgraphicsResource r = NULL;
     e = rt_driver_result(d, rt_gfx.cuGraphicsGLRegisterImage(&r, image, target, flags));
-    if (e == cudaSuccess)
-        *resource = (struct cudaGraphicsResource *)r;
+    e = rt_graphics_hand_out(e, r, resource);
     RT_TRACE("registered GL image %u (target %#x, flags %#x) as resource %p: %s", image, target,
              flags, (void *)r, rt_error_name(e));
     RT_RETURN(e);
 }
 
-/* The CUDA devices of the current GL context, as runtime ordinals.  The driver fills at most
- * cudaDeviceCount CUdevices (a machine has few: 64 are asked for at most). */
+/* The CUDA devices of the current GL context, as runtime ordinals.  As NVIDIA's runtime does
+ * (measured): an unknown list is refused first; then the driver is asked for all the devices
+ * (into a local list: a machine has few, 64 are asked for) before any out-pointer is looked at,
+ * so that no GL context is cudaErrorInvalidGraphicsContext whatever is NULL; the count is the
+ * number of devices even when cudaDeviceCount leaves room for fewer (0: a count alone). */
 RT_API cudaError_t cudaGLGetDevices(unsigned int *pCudaDeviceCount, int *pCudaDevices,
                                     unsigned int cudaDeviceCount,
                                     enum cudaGLDeviceList deviceList)
 {
     RT_ENTER();
-    if (!pCudaDeviceCount)
+    if (deviceList != cudaGLDeviceListAll && deviceList != cudaGLDeviceListCurrentFrame &&
+        deviceList != cudaGLDeviceListNextFrame)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
     cudaError_t e = RT_GFX_ENTER(rt_gfx, cuGLGetDevices, &d);
     if (e != cudaSuccess)
         RT_RETURN(e);
-    CUdevice devices[64];
-    unsigned cap = cudaDeviceCount < 64 ? cudaDeviceCount : 64;
-    if (cap && !pCudaDevices)
-        RT_RETURN(cudaErrorInvalidValue);
+    enum { MAX = 64 };
+    CUdevice devices[MAX];
     unsigned count = 0;
-    e = rt_driver_result(d, rt_gfx.cuGLGetDevices(&count, cap ? devices : NULL, cap,
+    e = rt_driver_result(d, rt_gfx.cuGLGetDevices(&count, devices, MAX,
                                                   (CUGLDeviceList)deviceList));
+    unsigned room = cudaDeviceCount < count ? cudaDeviceCount : count;
+    if (e == cudaSuccess && (!pCudaDeviceCount || (room && !pCudaDevices)))
+        e = cudaErrorInvalidValue;
     if (e == cudaSuccess) {
         *pCudaDeviceCount = count;
-        for (unsigned i = 0; i < cap && i < count; i++)
+        for (unsigned i = 0; i < room && i < MAX; i++)
             pCudaDevices[i] = rt_device_of_cu(devices[i]);
     }
     RT_TRACE("cudaGLGetDevices(list %d): %u device(s): %s", (int)deviceList,
@@ -169,13 +228,13 @@ RT_API cudaError_t cudaGLGetDevices(unsigned int *pCudaDeviceCount, int *pCudaDe
 }
 
 /* Deprecated since CUDA 5.0: "no longer necessary to associate a CUDA device with an OpenGL
- * context"; what is left is choosing the device, with cudaSetDevice's answers (which records
- * its own last error). */
+ * context"; what is left is choosing the device before the runtime starts (device.c). */
 RT_API cudaError_t cudaGLSetGLDevice(int device)
 {
     RT_ENTER();
-    RT_TRACE("cudaGLSetGLDevice(%d): sets the device as cudaSetDevice", device);
-    return cudaSetDevice(device);
+    cudaError_t e = rt_set_interop_device(device);
+    RT_TRACE("cudaGLSetGLDevice(%d): %s", device, rt_error_name(e));
+    RT_RETURN(e);
 }
 
 /* ---- resources ------------------------------------------------------------------------------ */
@@ -183,13 +242,15 @@ RT_API cudaError_t cudaGLSetGLDevice(int device)
 RT_API cudaError_t cudaGraphicsUnregisterResource(cudaGraphicsResource_t resource)
 {
     RT_ENTER();
-    if (!resource)
+    if (!resource || rt_graphics_gone(resource))
         RT_RETURN(cudaErrorInvalidResourceHandle);
     rt_device *d;
     cudaError_t e = RT_GFX_ENTER(rt_drv, cuGraphicsUnregisterResource, &d);
     if (e != cudaSuccess)
         RT_RETURN(e);
     e = rt_driver_result(d, rt_drv.cuGraphicsUnregisterResource((CUgraphicsResource)resource));
+    if (e == cudaSuccess)
+        rt_graphics_forget(resource, true);
     RT_TRACE("resource %p unregistered: %s", (void *)resource, rt_error_name(e));
     RT_RETURN(e);
 }
@@ -198,7 +259,7 @@ RT_API cudaError_t cudaGraphicsResourceSetMapFlags(cudaGraphicsResource_t resour
                                                    unsigned int flags)
 {
     RT_ENTER();
-    if (!resource)
+    if (!resource || rt_graphics_gone(resource))
         RT_RETURN(cudaErrorInvalidResourceHandle);
     rt_device *d;
     cudaError_t e = RT_GFX_ENTER(rt_drv, cuGraphicsResourceSetMapFlags, &d);
@@ -209,8 +270,10 @@ RT_API cudaError_t cudaGraphicsResourceSetMapFlags(cudaGraphicsResource_t resour
 }
 
 /* Map and unmap: one driver call for the whole list, on the stream's queue (0 and the two
- * special streams pass as they are: rt_stream).  A negative count cannot reach the driver's
- * unsigned one. */
+ * special streams pass as they are: rt_stream).  A count of 0 and a NULL list are
+ * cudaErrorInvalidValue.  A negative count cannot reach the driver's unsigned one: NVIDIA's
+ * runtime answers cudaErrorInvalidResourceHandle (measured with a NULL first entry); minicudart
+ * reads no list whose length it cannot trust and answers the same. */
 static cudaError_t rt_graphics_map(const char *api, bool map, int count,
                                    cudaGraphicsResource_t *resources, cudaStream_t stream)
 {
@@ -219,8 +282,13 @@ static cudaError_t rt_graphics_map(const char *api, bool map, int count,
                         : RT_GFX_ENTER(rt_drv, cuGraphicsUnmapResources, &d);
     if (e != cudaSuccess)
         return e;
-    if (count < 0 || (count > 0 && !resources))
+    if (count == 0 || !resources)
         return cudaErrorInvalidValue;
+    if (count < 0)
+        return cudaErrorInvalidResourceHandle;
+    for (int i = 0; i < count; i++)
+        if (rt_graphics_gone(resources[i]))
+            return cudaErrorInvalidResourceHandle;
     CUresult r = (map ? rt_drv.cuGraphicsMapResources : rt_drv.cuGraphicsUnmapResources)(
         (unsigned)count, (CUgraphicsResource *)resources, rt_stream(stream, false));
     e = rt_driver_result(d, r);
@@ -249,10 +317,10 @@ RT_API cudaError_t cudaGraphicsResourceGetMappedPointer(void **devPtr, size_t *s
                                                         cudaGraphicsResource_t resource)
 {
     RT_ENTER();
+    if (!resource || rt_graphics_gone(resource))
+        RT_RETURN(cudaErrorInvalidResourceHandle);
     if (!devPtr || !size)
         RT_RETURN(cudaErrorInvalidValue);
-    if (!resource)
-        RT_RETURN(cudaErrorInvalidResourceHandle);
     rt_device *d;
     cudaError_t e = RT_GFX_ENTER(rt_drv, cuGraphicsResourceGetMappedPointer, &d);
     if (e != cudaSuccess)
@@ -277,10 +345,10 @@ RT_API cudaError_t cudaGraphicsSubResourceGetMappedArray(cudaArray_t *array,
                                                          unsigned int mipLevel)
 {
     RT_ENTER();
+    if (!resource || rt_graphics_gone(resource))
+        RT_RETURN(cudaErrorInvalidResourceHandle);
     if (!array)
         RT_RETURN(cudaErrorInvalidValue);
-    if (!resource)
-        RT_RETURN(cudaErrorInvalidResourceHandle);
     rt_device *d;
     cudaError_t e = RT_GFX_ENTER(rt_drv, cuGraphicsSubResourceGetMappedArray, &d);
     if (e != cudaSuccess)
@@ -299,10 +367,10 @@ RT_API cudaError_t cudaGraphicsResourceGetMappedMipmappedArray(
     cudaMipmappedArray_t *mipmappedArray, cudaGraphicsResource_t resource)
 {
     RT_ENTER();
+    if (!resource || rt_graphics_gone(resource))
+        RT_RETURN(cudaErrorInvalidResourceHandle);
     if (!mipmappedArray)
         RT_RETURN(cudaErrorInvalidValue);
-    if (!resource)
-        RT_RETURN(cudaErrorInvalidResourceHandle);
     rt_device *d;
     cudaError_t e = RT_GFX_ENTER(rt_drv, cuGraphicsResourceGetMappedMipmappedArray, &d);
     if (e != cudaSuccess)
@@ -341,6 +409,18 @@ RT_API cudaError_t cudaGLUnregisterBufferObject(GLuint bufObj)
     if (e != cudaSuccess)
         RT_RETURN(e);
     e = rt_driver_result(d, rt_gfx.cuGLUnregisterBufferObject(bufObj));
+    /* The driver answers an unknown buffer with CUDA_ERROR_INVALID_VALUE even when no GL
+     * context is current; NVIDIA's runtime then answers cudaErrorInvalidGraphicsContext
+     * (measured, no GL context).  Which of the two it is, the driver says when asked for the
+     * GL context's devices. */
+    if (e == cudaErrorInvalidValue) {
+        unsigned count = 0;
+        CUdevice dev;
+        if (rt_gfx.cuGLGetDevices &&
+            rt_gfx.cuGLGetDevices(&count, &dev, 1, CU_GL_DEVICE_LIST_ALL) ==
+                CUDA_ERROR_INVALID_GRAPHICS_CONTEXT)
+            e = cudaErrorInvalidGraphicsContext;
+    }
     RT_TRACE("unregistered GL buffer object %u (legacy): %s", bufObj, rt_error_name(e));
     RT_RETURN(e);
 }

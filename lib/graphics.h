@@ -69,6 +69,13 @@ extern struct rt_graphics_driver rt_gfx;
  * cudaErrorNotSupported, with "<api>: the driver has no <entry>" in the trace. */
 cudaError_t rt_graphics_enter(const char *api, const char *entry, const void *slot,
                               rt_device **d);
+/* Resources (graphics.c): one unregistered lately is refused (gone); one the driver gave out,
+ * registered or acquired, is known again (given). */
+bool rt_graphics_gone(const void *resource);
+void rt_graphics_given(const void *resource);
+/* A registered resource handed to the caller (graphics.c); NULL out: unregistered again. */
+cudaError_t rt_graphics_hand_out(cudaError_t e, CUgraphicsResource r,
+                                 struct cudaGraphicsResource **out);
 #define RT_GFX_ENTER(table, name, d) \
     rt_graphics_enter(__func__, #name, (const void *)&(table).name, (d))
 

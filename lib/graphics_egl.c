@@ -109,15 +109,17 @@ static cudaError_t rt_egl_frame_from_cu(const CUeglFrame *in, cudaEglFrame *out)
 static cudaError_t rt_egl_frame_to_cu(const cudaEglFrame *in, CUeglFrame *out)
 {
     memset(out, 0, sizeof *out);
-    if (in->planeCount == 0 || in->planeCount > CUDA_EGL_MAX_PLANES ||
-        (in->frameType != cudaEglFrameTypeArray && in->frameType != cudaEglFrameTypePitch))
-        return cudaErrorInvalidValue;
+    /* The first plane's channel descriptor is checked first: an empty frame is
+     * cudaErrorInvalidChannelDescriptor, as NVIDIA's runtime answers (measured). */
     const cudaEglPlaneDesc *p = &in->planeDesc[0];
     CUarray_format format;
     unsigned channels;
     cudaError_t e = rt_channel_to_format(&p->channelDesc, &format, &channels);
     if (e != cudaSuccess)
         return e;
+    if (in->planeCount == 0 || in->planeCount > CUDA_EGL_MAX_PLANES ||
+        (in->frameType != cudaEglFrameTypeArray && in->frameType != cudaEglFrameTypePitch))
+        return cudaErrorInvalidValue;
     for (unsigned i = 0; i < in->planeCount; i++) {
         if (in->frameType == cudaEglFrameTypeArray)
             out->frame.pArray[i] = (CUarray)in->frame.pArray[i];
@@ -142,7 +144,7 @@ RT_API cudaError_t cudaGraphicsEGLRegisterImage(struct cudaGraphicsResource **pC
                                                 EGLImageKHR image, unsigned int flags)
 {
     RT_ENTER();
-    if (!pCudaResource)
+    if (!pCudaResource)      /* before the driver: measured, with no image (EGL_NO_IMAGE) */
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
     cudaError_t e = RT_GFX_ENTER(rt_gfx, cuGraphicsEGLRegisterImage, &d);
@@ -150,8 +152,7 @@ RT_API cudaError_t cudaGraphicsEGLRegisterImage(struct cudaGraphicsResource **pC
         RT_RETURN(e);
     CUgraphicsResource r = NULL;
     e = rt_driver_result(d, rt_gfx.cuGraphicsEGLRegisterImage(&r, image, flags));
-    if (e == cudaSuccess)
-        *pCudaResource = (struct cudaGraphicsResource *)r;
+    e = rt_graphics_hand_out(e, r, pCudaResource);
     RT_TRACE("registered EGL image %p (flags %#x) as resource %p: %s", image, flags, (void *)r,
              rt_error_name(e));
     RT_RETURN(e);
@@ -163,10 +164,10 @@ RT_API cudaError_t cudaGraphicsResourceGetMappedEglFrame(cudaEglFrame *eglFrame,
                                                          unsigned int mipLevel)
 {
     RT_ENTER();
+    if (!resource || rt_graphics_gone(resource))
+        RT_RETURN(cudaErrorInvalidResourceHandle);
     if (!eglFrame)
         RT_RETURN(cudaErrorInvalidValue);
-    if (!resource)
-        RT_RETURN(cudaErrorInvalidResourceHandle);
     rt_device *d;
     cudaError_t e = RT_GFX_ENTER(rt_gfx, cuGraphicsResourceGetMappedEglFrame, &d);
     if (e != cudaSuccess)
@@ -187,14 +188,27 @@ RT_API cudaError_t cudaEventCreateFromEGLSync(cudaEvent_t *phEvent, EGLSyncKHR e
                                               unsigned int flags)
 {
     RT_ENTER();
-    if (!phEvent)
-        RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
     cudaError_t e = RT_GFX_ENTER(rt_gfx, cuEventCreateFromEGLSync, &d);
-    if (e != cudaSuccess)
+    if (e != cudaSuccess && e != cudaErrorNotSupported)
         RT_RETURN(e);
     CUevent ev = NULL;
-    e = rt_driver_result(d, rt_gfx.cuEventCreateFromEGLSync(&ev, eglSync, flags));
+    CUresult r = e == cudaSuccess ? rt_gfx.cuEventCreateFromEGLSync(&ev, eglSync, flags)
+                                  : CUDA_ERROR_NOT_SUPPORTED;
+    /* Where the platform has no EGLSync interop (the driver says CUDA_ERROR_NOT_SUPPORTED, or
+     * lacks the entry point), NVIDIA's runtime answers cudaErrorNotSupported before looking at
+     * the arguments and does not record it as the last error (measured on the H200, also with a
+     * NULL phEvent): an answer about the platform, not a failed call. */
+    if (r == CUDA_ERROR_NOT_SUPPORTED) {
+        RT_TRACE("cudaEventCreateFromEGLSync: not supported on this platform (the driver says "
+                 "so); not recorded as the last error");
+        return cudaErrorNotSupported;
+    }
+    e = rt_driver_result(d, r);
+    if (e == cudaSuccess && !phEvent) {
+        rt_drv.cuEventDestroy(ev);
+        e = cudaErrorInvalidValue;
+    }
     if (e == cudaSuccess) {
         /* an event like cudaEventCreate's: cudaDeviceReset destroys it (handles.c) */
         rt_handle_add(RT_HANDLE_EVENT, ev, d);
@@ -212,7 +226,7 @@ RT_API cudaError_t cudaEGLStreamConsumerConnect(cudaEglStreamConnection *conn,
 {
     RT_ENTER();
     if (!conn)
-        RT_RETURN(cudaErrorInvalidValue);
+        RT_RETURN(cudaErrorInvalidResourceHandle);
     rt_device *d;
     cudaError_t e = RT_GFX_ENTER(rt_gfx, cuEGLStreamConsumerConnect, &d);
     if (e != cudaSuccess)
@@ -229,7 +243,7 @@ RT_API cudaError_t cudaEGLStreamConsumerConnectWithFlags(cudaEglStreamConnection
 {
     RT_ENTER();
     if (!conn)
-        RT_RETURN(cudaErrorInvalidValue);
+        RT_RETURN(cudaErrorInvalidResourceHandle);
     rt_device *d;
     cudaError_t e = RT_GFX_ENTER(rt_gfx, cuEGLStreamConsumerConnectWithFlags, &d);
     if (e != cudaSuccess)
@@ -244,7 +258,7 @@ RT_API cudaError_t cudaEGLStreamConsumerDisconnect(cudaEglStreamConnection *conn
 {
     RT_ENTER();
     if (!conn)
-        RT_RETURN(cudaErrorInvalidValue);
+        RT_RETURN(cudaErrorInvalidResourceHandle);
     rt_device *d;
     cudaError_t e = RT_GFX_ENTER(rt_gfx, cuEGLStreamConsumerDisconnect, &d);
     if (e != cudaSuccess)
@@ -260,7 +274,9 @@ RT_API cudaError_t cudaEGLStreamConsumerAcquireFrame(cudaEglStreamConnection *co
                                                      cudaStream_t *pStream, unsigned int timeout)
 {
     RT_ENTER();
-    if (!conn || !pCudaResource)
+    if (!conn)
+        RT_RETURN(cudaErrorInvalidResourceHandle);
+    if (!pCudaResource)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
     cudaError_t e = RT_GFX_ENTER(rt_gfx, cuEGLStreamConsumerAcquireFrame, &d);
@@ -271,6 +287,8 @@ RT_API cudaError_t cudaEGLStreamConsumerAcquireFrame(cudaEglStreamConnection *co
     (void)d;
     e = rt_error_from_cu(rt_gfx.cuEGLStreamConsumerAcquireFrame(
         conn, (CUgraphicsResource *)pCudaResource, (CUstream *)pStream, timeout));
+    if (e == cudaSuccess)
+        rt_graphics_given(*pCudaResource);
     RT_TRACE("EGL stream consumer %p: acquired frame as resource %p: %s", (void *)*conn,
              e == cudaSuccess ? (void *)*pCudaResource : NULL, rt_error_name(e));
     RT_RETURN(e);
@@ -282,7 +300,7 @@ RT_API cudaError_t cudaEGLStreamConsumerReleaseFrame(cudaEglStreamConnection *co
 {
     RT_ENTER();
     if (!conn)
-        RT_RETURN(cudaErrorInvalidValue);
+        RT_RETURN(cudaErrorInvalidResourceHandle);
     rt_device *d;
     cudaError_t e = RT_GFX_ENTER(rt_gfx, cuEGLStreamConsumerReleaseFrame, &d);
     if (e != cudaSuccess)
@@ -300,7 +318,7 @@ RT_API cudaError_t cudaEGLStreamProducerConnect(cudaEglStreamConnection *conn,
 {
     RT_ENTER();
     if (!conn)
-        RT_RETURN(cudaErrorInvalidValue);
+        RT_RETURN(cudaErrorInvalidResourceHandle);
     rt_device *d;
     cudaError_t e = RT_GFX_ENTER(rt_gfx, cuEGLStreamProducerConnect, &d);
     if (e != cudaSuccess)
@@ -315,7 +333,7 @@ RT_API cudaError_t cudaEGLStreamProducerDisconnect(cudaEglStreamConnection *conn
 {
     RT_ENTER();
     if (!conn)
-        RT_RETURN(cudaErrorInvalidValue);
+        RT_RETURN(cudaErrorInvalidResourceHandle);
     rt_device *d;
     cudaError_t e = RT_GFX_ENTER(rt_gfx, cuEGLStreamProducerDisconnect, &d);
     if (e != cudaSuccess)
@@ -330,17 +348,20 @@ RT_API cudaError_t cudaEGLStreamProducerPresentFrame(cudaEglStreamConnection *co
                                                      cudaEglFrame eglframe, cudaStream_t *pStream)
 {
     RT_ENTER();
-    if (!conn)
-        RT_RETURN(cudaErrorInvalidValue);
-    rt_device *d;
-    cudaError_t e = RT_GFX_ENTER(rt_gfx, cuEGLStreamProducerPresentFrame, &d);
+    /* The frame is checked before the connection: an empty frame with no connection is
+     * cudaErrorInvalidChannelDescriptor (measured). */
+    CUeglFrame frame;
+    cudaError_t e = rt_egl_frame_to_cu(&eglframe, &frame);
     if (e != cudaSuccess)
         RT_RETURN(e);
-    CUeglFrame frame;
-    e = rt_egl_frame_to_cu(&eglframe, &frame);
-    if (e == cudaSuccess)
-        e = rt_driver_result(d, rt_gfx.cuEGLStreamProducerPresentFrame(conn, frame,
-                                                                       (CUstream *)pStream));
+    if (!conn)
+        RT_RETURN(cudaErrorInvalidResourceHandle);
+    rt_device *d;
+    e = RT_GFX_ENTER(rt_gfx, cuEGLStreamProducerPresentFrame, &d);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    e = rt_driver_result(d, rt_gfx.cuEGLStreamProducerPresentFrame(conn, frame,
+                                                                   (CUstream *)pStream));
     RT_TRACE("EGL stream producer %p: presented a %ux%u frame of %u plane(s): %s",
              (void *)*conn, eglframe.planeDesc[0].width, eglframe.planeDesc[0].height,
              eglframe.planeCount, rt_error_name(e));
@@ -351,7 +372,9 @@ RT_API cudaError_t cudaEGLStreamProducerReturnFrame(cudaEglStreamConnection *con
                                                     cudaEglFrame *eglframe, cudaStream_t *pStream)
 {
     RT_ENTER();
-    if (!conn || !eglframe)
+    if (!conn || !*conn)      /* the connection before the frame (measured) */
+        RT_RETURN(cudaErrorInvalidResourceHandle);
+    if (!eglframe)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
     cudaError_t e = RT_GFX_ENTER(rt_gfx, cuEGLStreamProducerReturnFrame, &d);
@@ -392,23 +415,22 @@ RT_API cudaError_t cudaVDPAUGetDevice(int *device, VdpDevice vdpDevice,
 /* "Records vdpDevice as the VdpDevice for VDPAU interoperability with the CUDA device device and
  * sets device as the current device for the calling host thread."  The driver's registration
  * calls take only the surface, in the current context, so nothing reads the recorded VdpDevice:
- * what remains is choosing the device, with cudaSetDevice's answers (and last error). */
+ * what remains is choosing the device before the runtime starts (device.c). */
 RT_API cudaError_t cudaVDPAUSetVDPAUDevice(int device, VdpDevice vdpDevice,
                                            VdpGetProcAddress *vdpGetProcAddress)
 {
     RT_ENTER();
-    RT_TRACE("cudaVDPAUSetVDPAUDevice(%d, VDPAU device %u): sets the device as cudaSetDevice",
-             device, vdpDevice);
     (void)vdpGetProcAddress;
-    return cudaSetDevice(device);
+    cudaError_t e = rt_set_interop_device(device);
+    RT_TRACE("cudaVDPAUSetVDPAUDevice(%d, VDPAU device %u): %s", device, vdpDevice,
+             rt_error_name(e));
+    RT_RETURN(e);
 }
 
 static cudaError_t rt_vdpau_register(bool video, struct cudaGraphicsResource **resource,
                                      uint32_t surface, unsigned flags)
 {
-    if (!resource)
-        return cudaErrorInvalidValue;
-    rt_device *d;
+    rt_device *d;        /* the driver first, into a local: its answer before a NULL resource's */
     cudaError_t e = video ? RT_GFX_ENTER(rt_gfx, cuGraphicsVDPAURegisterVideoSurface, &d)
                           : RT_GFX_ENTER(rt_gfx, cuGraphicsVDPAURegisterOutputSurface, &d);
     if (e != cudaSuccess)
@@ -417,8 +439,7 @@ static cudaError_t rt_vdpau_register(bool video, struct cudaGraphicsResource **r
     e = rt_driver_result(d, video ? rt_gfx.cuGraphicsVDPAURegisterVideoSurface(&r, surface, flags)
                                   : rt_gfx.cuGraphicsVDPAURegisterOutputSurface(&r, surface,
                                                                                 flags));
-    if (e == cudaSuccess)
-        *resource = (struct cudaGraphicsResource *)r;
+    e = rt_graphics_hand_out(e, r, resource);
     RT_TRACE("registered VDPAU %s surface %u (flags %#x) as resource %p: %s",
              video ? "video" : "output", surface, flags, (void *)r, rt_error_name(e));
     return e;

@@ -105,7 +105,7 @@ void rt_summary_free(size_t bytes);
  * time.  Off, entry costs the relaxed load and branch of rt_summary_on, exit a compare. */
 struct rt_call_stat {
     const char *name;
-    atomic_ullong calls, ns;
+    atomic_ullong calls, ticks;   /* ticks of summary.c's clock, turned into ns at exit */
     atomic_bool listed;
     struct rt_call_stat *next;
 };
@@ -341,6 +341,9 @@ cudaError_t rt_context_enter(rt_device **out);
 /* Retains d's primary context (if it is not active) without making it current; modules that
  * load with a context (managed variables, EAGER) are loaded into it. */
 cudaError_t rt_device_activate(rt_device *d);
+/* cudaGLSetGLDevice, cudaVDPAUSetVDPAUDevice: cudaSetDevice before the runtime has started,
+ * cudaErrorSetOnActiveProcess after. */
+cudaError_t rt_set_interop_device(int device);
 /* Which of our devices (rt_devices index) is the driver's device `cu`; -1 if none. */
 int rt_device_of_cu(CUdevice cu);
 

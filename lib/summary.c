@@ -11,8 +11,8 @@
  * Printed only by a process that used the runtime (a registration or a driver load).
  * Off by default; then each counting point costs one relaxed load and a branch, like the trace.
  * On, a launch adds two relaxed atomic additions and two small stores to its kernel's record
- * and each runtime call (three per <<<>>>: push, pop, launch) two clock reads and two more relaxed
- * additions (tests/gpu/bench_launch.cu measures it); cudaFree asks the driver the block's size.
+ * and each runtime call (three per <<<>>>: push, pop, launch) two reads of the processor's counter
+ * and two more relaxed additions (tests/gpu/bench_launch.cu measures it); cudaFree asks the driver the block's size.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -83,6 +83,37 @@ void rt_summary_free(size_t bytes)
 static _Thread_local unsigned rt_call_depth;              /* public calls open on this thread */
 static _Atomic(struct rt_call_stat *) rt_call_list;       /* every function called, pushed once */
 
+/* The calls' clock: the processor's counter where it has one (a few ns to read; clock_gettime
+ * costs 20-30 ns through the vDSO, and a system call on machines whose kernel clock is not the
+ * counter), turned into ns at exit by the ratio of both clocks over the whole run. */
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+static inline uint64_t rt_ticks(void)
+{
+    return __rdtsc();
+}
+#elif defined(__aarch64__)
+static inline uint64_t rt_ticks(void)
+{
+    uint64_t v;
+    __asm__ __volatile__("mrs %0, cntvct_el0" : "=r"(v));
+    return v;
+}
+#else
+static inline uint64_t rt_ticks(void)
+{
+    return rt_now_ns();
+}
+#endif
+static atomic_ullong rt_ticks0, rt_ns0;                   /* both clocks at the first call */
+
+static double rt_ns_per_tick(void)
+{
+    unsigned long long t0 = atomic_load(&rt_ticks0), n0 = atomic_load(&rt_ns0);
+    uint64_t t1 = rt_ticks(), n1 = rt_now_ns();
+    return t0 && t1 > t0 ? (double)(n1 - n0) / (double)(t1 - t0) : 1.0;
+}
+
 struct rt_call_clock rt_call_begin_counted(struct rt_call_stat *s)
 {
     if (rt_call_depth++ > 0)
@@ -94,7 +125,12 @@ struct rt_call_clock rt_call_begin_counted(struct rt_call_stat *s)
             s->next = head;
         while (!atomic_compare_exchange_weak(&rt_call_list, &head, s));
     }
-    uint64_t t0 = rt_now_ns();
+    uint64_t t0 = rt_ticks();
+    if (atomic_load_explicit(&rt_ticks0, memory_order_relaxed) == 0) {
+        unsigned long long none = 0;
+        if (atomic_compare_exchange_strong(&rt_ticks0, &none, t0 ? t0 : 1))
+            atomic_store(&rt_ns0, rt_now_ns());
+    }
     return (struct rt_call_clock){ s, t0 ? t0 : 1 };
 }
 
@@ -104,7 +140,7 @@ void rt_call_end_counted(struct rt_call_clock *c)
     if (c->t0 == 0)
         return;
     atomic_fetch_add_explicit(&c->stat->calls, 1, memory_order_relaxed);
-    atomic_fetch_add_explicit(&c->stat->ns, rt_now_ns() - c->t0, memory_order_relaxed);
+    atomic_fetch_add_explicit(&c->stat->ticks, rt_ticks() - c->t0, memory_order_relaxed);
 }
 
 /* ---- the table ---------------------------------------------------------------------------- */
@@ -159,14 +195,15 @@ static void rt_summary_calls(FILE *f)
     enum { SHOWN = 12 };
     struct rt_call_stat *top[SHOWN];
     size_t shown = 0, functions = 0;
-    unsigned long long calls = 0, ns = 0, rest_calls = 0, rest_ns = 0;
+    unsigned long long calls = 0, ticks = 0, rest_calls = 0, rest_ticks = 0;
+    double ms = rt_ns_per_tick() / 1e6;
     for (struct rt_call_stat *s = atomic_load(&rt_call_list); s; s = s->next) {
-        unsigned long long n = atomic_load(&s->calls), t = atomic_load(&s->ns);
+        unsigned long long n = atomic_load(&s->calls), t = atomic_load(&s->ticks);
         functions++;
         calls += n;
-        ns += t;
+        ticks += t;
         size_t at = shown < SHOWN ? shown : SHOWN;
-        while (at > 0 && atomic_load(&top[at - 1]->ns) < t) {
+        while (at > 0 && atomic_load(&top[at - 1]->ticks) < t) {
             if (at < SHOWN)
                 top[at] = top[at - 1];
             at--;
@@ -178,16 +215,16 @@ static void rt_summary_calls(FILE *f)
         }
     }
     fprintf(f, "  calls       %llu to %zu runtime functions, %.1f ms of host time\n", calls,
-            functions, (double)ns / 1e6);
+            functions, (double)ticks * ms);
     for (size_t i = 0; i < shown; i++) {
-        unsigned long long n = atomic_load(&top[i]->calls), t = atomic_load(&top[i]->ns);
-        fprintf(f, "    %10llu  %10.3f ms  %s\n", n, (double)t / 1e6, top[i]->name);
+        unsigned long long n = atomic_load(&top[i]->calls), t = atomic_load(&top[i]->ticks);
+        fprintf(f, "    %10llu  %10.3f ms  %s\n", n, (double)t * ms, top[i]->name);
         rest_calls += n;
-        rest_ns += t;
+        rest_ticks += t;
     }
     if (functions > shown)
         fprintf(f, "    %10llu  %10.3f ms  (%zu other functions)\n", calls - rest_calls,
-                (double)(ns - rest_ns) / 1e6, functions - shown);
+                (double)(ticks - rest_ticks) * ms, functions - shown);
 }
 
 __attribute__((destructor)) static void rt_summary_print(void)

@@ -65,7 +65,9 @@ static CUresult CUDAAPI f_cuEventCreateFromEGLSync(CUevent *event, EGLSyncKHR sy
     CUresult rc = fake_enter("cuEventCreateFromEGLSync", "sync=%p flags=0x%x", sync, flags);
     if (rc == CUDA_SUCCESS)
         rc = fake_need_ctx(NULL);
-    if (rc == CUDA_SUCCESS && (!event || !sync || !egl_present))
+    if (rc == CUDA_SUCCESS && !egl_present)   /* as the H200's driver: no EGLSync interop */
+        rc = CUDA_ERROR_NOT_SUPPORTED;
+    if (rc == CUDA_SUCCESS && (!event || !sync))
         rc = CUDA_ERROR_INVALID_VALUE;
     if (rc == CUDA_SUCCESS)
         rc = fake_event_new(event, flags);

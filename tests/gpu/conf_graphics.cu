@@ -291,7 +291,9 @@ static void buffer_round_trip(void)
     expect("GL reads what the kernel and the copy wrote", good);
 
     probe("UnregisterResource", cudaGraphicsUnregisterResource(r));
-    probe("UnregisterResource again", cudaGraphicsUnregisterResource(r));
+    // Not a second unregister: NVIDIA's runtime crashes on the freed handle (measured on the
+    // H200), which would end this program; minicudart's refusal is checked in CI
+    // (tests/api/graphics).
 
     // Unregistering a mapped resource.
     probe("register again (read only)",

@@ -6,7 +6,8 @@
 # usage (from the repository root, on the GPU machine):   tests/gpu/run.sh
 # environment: OUT (where logs go; default build-gpurun/out), GPU_RUN_BUDGET_S (default 280),
 #              GPU_PROGRAMS (a subset of the programs, by name; default all),
-#              CUDA_HOME (default /usr/local/cuda), BENCH_ROUNDS (5), BENCH_LAUNCHES (20000).
+#              CUDA_HOME (default /usr/local/cuda), BENCH_ROUNDS (5), BENCH_LAUNCHES (20000),
+#              BENCH_MODES (a subset of step 5's modes, by name; default all).
 #
 # Steps, each recorded in the table instead of aborting the rest:
 #   1. configure + build minicudart and the `fatbin` tool (Release, no cmocka tests), in the
@@ -333,7 +334,7 @@ main() {
     local r mode label line bench_rows=()
     : >"$W/run/bench.txt"
     for r in $(seq "$BENCH_ROUNDS"); do
-        for mode in array summary buffer nvidia driver paired vsdriver parts; do
+        for mode in ${BENCH_MODES:-array summary buffer nvidia driver paired vsdriver parts}; do
             [ "$(remaining)" -lt 40 ] && break 2
             case $mode in
             array | buffer) [ -x "$W/bin/bench_launch.minicudart" ] || { echo "round $r $mode: not built" >>"$W/run/bench.txt"; continue; }

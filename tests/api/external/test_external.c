@@ -269,6 +269,13 @@ static void memory_error_paths(void **state)
     assert_true(fd_is_open(fd));                       /* a failed import leaves the fd */
     close(fd);
 
+    /* The reserved words do not reach the driver (the fake refuses nonzero ones): NVIDIA's
+     * runtime ignores them (measured). */
+    struct cudaExternalMemoryHandleDesc r = memory_desc(memfd_with_pattern(), BYTES);
+    r.reserved[0] = 1;
+    assert_cuda(cudaImportExternalMemory(&mem, &r), cudaSuccess);
+    assert_cuda(cudaDestroyExternalMemory(mem), cudaSuccess);
+
     mem = import_memfd(NULL);
     struct cudaExternalMemoryBufferDesc b;
     memset(&b, 0, sizeof b);
@@ -276,7 +283,8 @@ static void memory_error_paths(void **state)
     void *p = NULL;
     assert_cuda(cudaExternalMemoryGetMappedBuffer(NULL, mem, &b), cudaErrorInvalidValue);
     assert_cuda(cudaExternalMemoryGetMappedBuffer(&p, mem, NULL), cudaErrorInvalidValue);
-    assert_cuda(cudaExternalMemoryGetMappedBuffer(&p, NULL, &b), cudaErrorInvalidResourceHandle);
+    /* A NULL memory is cudaErrorInvalidValue, as NVIDIA's runtime answers (measured). */
+    assert_cuda(cudaExternalMemoryGetMappedBuffer(&p, NULL, &b), cudaErrorInvalidValue);
     b.size = 0;
     assert_cuda(cudaExternalMemoryGetMappedBuffer(&p, mem, &b), cudaErrorInvalidValue);
     b.size = 4096;
@@ -294,7 +302,7 @@ static void memory_error_paths(void **state)
     assert_cuda(cudaDestroyExternalMemory(mem), cudaSuccess);
     assert_cuda(cudaDestroyExternalMemory(mem), cudaErrorInvalidResourceHandle);
     assert_cuda(cudaExternalMemoryGetMappedBuffer(&p, mem, &b), cudaErrorInvalidResourceHandle);
-    assert_cuda(cudaDestroyExternalMemory(NULL), cudaErrorInvalidResourceHandle);
+    assert_cuda(cudaDestroyExternalMemory(NULL), cudaErrorInvalidValue);
     /* A driver failure comes back translated. */
     mem = import_memfd(NULL);
     fk.fake_fail_call("cuDestroyExternalMemory", 1, CUDA_ERROR_OUT_OF_MEMORY);
@@ -341,8 +349,8 @@ static void semaphores_signal_and_wait_with_values(void **state)
     assert_cuda(cudaSignalExternalSemaphoresAsync(s, NULL, 1, stream), cudaErrorInvalidValue);
     assert_cuda(cudaWaitExternalSemaphoresAsync(s, NULL, 1, stream), cudaErrorInvalidValue);
     cudaExternalSemaphore_t none[1] = { NULL };
-    assert_cuda(cudaSignalExternalSemaphoresAsync(none, sp, 1, stream),
-                cudaErrorInvalidResourceHandle);
+    assert_cuda(cudaSignalExternalSemaphoresAsync(none, sp, 1, stream), cudaErrorInvalidValue);
+    assert_cuda(cudaWaitExternalSemaphoresAsync(none, &wp, 1, stream), cudaErrorInvalidValue);
     sp[0].flags = 0x80;
     assert_cuda(cudaSignalExternalSemaphoresAsync(s, sp, 1, stream), cudaErrorInvalidValue);
     sp[0].flags = 0;
@@ -351,7 +359,7 @@ static void semaphores_signal_and_wait_with_values(void **state)
     assert_cuda(cudaSignalExternalSemaphoresAsync(s, sp, 1, stream),
                 cudaErrorInvalidResourceHandle);
     assert_cuda(cudaDestroyExternalSemaphore(s[0]), cudaErrorInvalidResourceHandle);
-    assert_cuda(cudaDestroyExternalSemaphore(NULL), cudaErrorInvalidResourceHandle);
+    assert_cuda(cudaDestroyExternalSemaphore(NULL), cudaErrorInvalidValue);
     assert_cuda(cudaDestroyExternalSemaphore(s[1]), cudaSuccess);
     assert_cuda(cudaStreamDestroy(stream), cudaSuccess);
     size_t semaphores = 1;
@@ -390,7 +398,7 @@ static void nvscisync_attributes_are_not_supported_without_nvsci(void **state)
     assert_cuda(cudaDeviceGetNvSciSyncAttributes(list, -1, cudaNvSciSyncAttrWait),
                 cudaErrorInvalidDevice);
     assert_cuda(cudaDeviceGetNvSciSyncAttributes(NULL, 0, cudaNvSciSyncAttrWait),
-                cudaErrorInvalidValue);
+                cudaErrorInvalidResourceHandle);
 }
 
 /* ---- graph nodes ---------------------------------------------------------------------------- */

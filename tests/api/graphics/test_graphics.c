@@ -183,10 +183,14 @@ static void registration_errors(void **state)
     (void)state;
     struct cudaGraphicsResource *r = NULL;
     fk.fake_reset_log();
+    /* A NULL out-pointer: the driver is asked first (its answers come before the runtime's, as
+     * under NVIDIA's runtime), and what it registered is unregistered again, not leaked. */
     assert_cuda(cudaGraphicsGLRegisterBuffer(NULL, 1, 0), cudaErrorInvalidValue);
     assert_cuda(cudaGraphicsGLRegisterImage(NULL, 1, GL_TEXTURE_2D, 0), cudaErrorInvalidValue);
-    assert_int_equal(fk.fake_count_calls("cuGraphicsGLRegisterBuffer"), 0);
-    assert_int_equal(fk.fake_count_calls("cuGraphicsGLRegisterImage"), 0);
+    assert_int_equal(fk.fake_count_calls("cuGraphicsGLRegisterBuffer"), 1);
+    assert_int_equal(fk.fake_count_calls("cuGraphicsGLRegisterImage"), 1);
+    assert_int_equal(fk.fake_count_calls("cuGraphicsUnregisterResource"), 2);
+    assert_int_equal(live_resources(), 0);
     /* the driver's checks */
     assert_cuda(cudaGraphicsGLRegisterBuffer(&r, 0, 0), cudaErrorInvalidValue);
     assert_cuda(cudaGraphicsGLRegisterBuffer(&r, 1, 3), cudaErrorInvalidValue);
@@ -206,6 +210,17 @@ static void registration_errors(void **state)
     assert_cuda(cudaGLGetDevices(&count, devices, 4, cudaGLDeviceListAll),
                 cudaErrorInvalidGraphicsContext);
     assert_int_equal(count, 99);
+    /* the driver's answer before a NULL out-pointer's (measured) */
+    assert_cuda(cudaGraphicsGLRegisterBuffer(NULL, 1, 0), cudaErrorInvalidGraphicsContext);
+    assert_cuda(cudaGLGetDevices(NULL, devices, 4, cudaGLDeviceListAll),
+                cudaErrorInvalidGraphicsContext);
+    assert_cuda(cudaGLGetDevices(&count, NULL, 4, cudaGLDeviceListAll),
+                cudaErrorInvalidGraphicsContext);
+    /* an unknown list is refused before the driver is asked (measured) */
+    assert_cuda(cudaGLGetDevices(&count, devices, 4, (enum cudaGLDeviceList)9),
+                cudaErrorInvalidValue);
+    /* the legacy unregister of an unknown buffer, with no GL context (measured) */
+    assert_cuda(cudaGLUnregisterBufferObject(1), cudaErrorInvalidGraphicsContext);
     set_gl_context(1);
     assert_null(r);
     assert_int_equal(live_resources(), 0);
@@ -218,14 +233,18 @@ static void resource_call_errors(void **state)
     struct cudaGraphicsResource *bogus = (struct cudaGraphicsResource *)(uintptr_t)0x5678;
     assert_cuda(cudaGraphicsGLRegisterBuffer(&r, 5, 0), cudaSuccess);
     fk.fake_reset_log();
-    /* refused before the driver */
-    assert_cuda(cudaGraphicsMapResources(-1, &r, 0), cudaErrorInvalidValue);
+    /* refused before the driver; a negative count as NVIDIA's runtime answers it (measured) */
+    assert_cuda(cudaGraphicsMapResources(-1, &r, 0), cudaErrorInvalidResourceHandle);
     assert_cuda(cudaGraphicsMapResources(1, NULL, 0), cudaErrorInvalidValue);
-    assert_cuda(cudaGraphicsUnmapResources(-3, &r, 0), cudaErrorInvalidValue);
+    assert_cuda(cudaGraphicsMapResources(0, &r, 0), cudaErrorInvalidValue);
+    assert_cuda(cudaGraphicsUnmapResources(-3, &r, 0), cudaErrorInvalidResourceHandle);
     assert_int_equal(fk.fake_count_calls("cuGraphicsMapResources"), 0);
     assert_int_equal(fk.fake_count_calls("cuGraphicsUnmapResources"), 0);
     void *p = NULL;
     size_t size = 0;
+    /* the resource is checked before the out-pointers (measured) */
+    assert_cuda(cudaGraphicsResourceGetMappedPointer(NULL, &size, NULL),
+                cudaErrorInvalidResourceHandle);
     assert_cuda(cudaGraphicsResourceGetMappedPointer(NULL, &size, r), cudaErrorInvalidValue);
     assert_cuda(cudaGraphicsResourceGetMappedPointer(&p, NULL, r), cudaErrorInvalidValue);
     assert_cuda(cudaGraphicsResourceGetMappedPointer(&p, &size, NULL),
@@ -247,7 +266,6 @@ static void resource_call_errors(void **state)
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
         assert_int_equal(fk.fake_count_calls(refused[i]), 0);
     /* the driver's answers */
-    assert_cuda(cudaGraphicsMapResources(0, &r, 0), cudaErrorInvalidValue);
     assert_cuda(cudaGraphicsMapResources(1, &bogus, 0), cudaErrorInvalidResourceHandle);
     assert_cuda(cudaGraphicsUnmapResources(1, &bogus, 0), cudaErrorInvalidResourceHandle);
     assert_cuda(cudaGraphicsMapResources(1, &r, (cudaStream_t)(uintptr_t)0x9999),
@@ -266,6 +284,25 @@ static void resource_call_errors(void **state)
     assert_cuda(cudaGraphicsResourceGetMappedPointer(&p, &size, r), cudaSuccess);
     assert_cuda(cudaGraphicsUnmapResources(1, &r, 0), cudaSuccess);
     assert_cuda(cudaGraphicsUnregisterResource(r), cudaSuccess);
+    /* An unregistered resource is refused before the driver sees it again: under NVIDIA's
+     * runtime a second unregister crashes (measured). */
+    fk.fake_reset_log();
+    assert_cuda(cudaGraphicsUnregisterResource(r), cudaErrorInvalidResourceHandle);
+    assert_cuda(cudaGraphicsMapResources(1, &r, 0), cudaErrorInvalidResourceHandle);
+    assert_cuda(cudaGraphicsResourceGetMappedPointer(&p, &size, r),
+                cudaErrorInvalidResourceHandle);
+    assert_cuda(cudaGraphicsResourceSetMapFlags(r, 0), cudaErrorInvalidResourceHandle);
+    assert_int_equal(fk.fake_count_calls("cuGraphicsUnregisterResource"), 0);
+    assert_int_equal(fk.fake_count_calls("cuGraphicsMapResources"), 0);
+    /* the same handle given out again by the driver is usable again */
+    struct cudaGraphicsResource *again = NULL;
+    assert_cuda(cudaGraphicsGLRegisterBuffer(&again, 5, 0), cudaSuccess);
+    if (again == r)
+        assert_cuda(cudaGraphicsMapResources(1, &again, 0), cudaSuccess);
+    else
+        assert_cuda(cudaGraphicsMapResources(1, &again, 0), cudaSuccess);
+    assert_cuda(cudaGraphicsUnmapResources(1, &again, 0), cudaSuccess);
+    assert_cuda(cudaGraphicsUnregisterResource(again), cudaSuccess);
 }
 
 /* ---- devices -------------------------------------------------------------------------------- */
@@ -276,7 +313,7 @@ static void gl_devices_are_runtime_ordinals(void **state)
     unsigned count = 0;
     int devices[2] = {-1, -1};
     assert_cuda(cudaGLGetDevices(&count, devices, 2, cudaGLDeviceListCurrentFrame), cudaSuccess);
-    assert_last_call_has("cuGLGetDevices", "count=2 list=2");
+    assert_last_call_has("cuGLGetDevices", "count=64 list=2");    /* all, then the room */
     assert_int_equal(count, 1);
     assert_int_equal(devices[0], 0);
     assert_int_equal(devices[1], -1);
@@ -288,13 +325,12 @@ static void gl_devices_are_runtime_ordinals(void **state)
     assert_cuda(cudaGLGetDevices(&count, devices, 2, (enum cudaGLDeviceList)9),
                 cudaErrorInvalidValue);
 
-    /* the deprecated device choice is cudaSetDevice's */
-    assert_cuda(cudaGLSetGLDevice(0), cudaSuccess);
-    int d = -1;
-    assert_cuda(cudaGetDevice(&d), cudaSuccess);
-    assert_int_equal(d, 0);
+    /* The deprecated device choice: an invalid device first, then cudaErrorSetOnActiveProcess
+     * once the runtime has a context (measured; before one, it is cudaSetDevice: tested in
+     * tests/api/graphics/test_graphics_egl.c with VDPAU's twin, in a fresh process). */
     assert_cuda(cudaGLSetGLDevice(1), cudaErrorInvalidDevice);
     assert_cuda(cudaGLSetGLDevice(-1), cudaErrorInvalidDevice);
+    assert_cuda(cudaGLSetGLDevice(0), cudaErrorSetOnActiveProcess);
 }
 
 /* ---- legacy buffer objects ------------------------------------------------------------------ */

@@ -51,27 +51,44 @@ static void without_egl_and_vdpau_every_object_is_invalid(void **state)
     cudaEglStreamConnection conn = NULL;
     cudaEvent_t ev = NULL;
     fk.fake_reset_log();
-    /* refused before the driver */
+    /* refused before the driver: a NULL connection is an invalid handle, the resource is
+     * checked before the frame (as NVIDIA's runtime answers, measured) */
     assert_cuda(cudaGraphicsEGLRegisterImage(NULL, (EGLImageKHR)0x10, 0), cudaErrorInvalidValue);
-    assert_cuda(cudaEGLStreamConsumerConnect(NULL, (EGLStreamKHR)0x10), cudaErrorInvalidValue);
+    assert_cuda(cudaEGLStreamConsumerConnect(NULL, (EGLStreamKHR)0x10),
+                cudaErrorInvalidResourceHandle);
     assert_cuda(cudaEGLStreamConsumerConnectWithFlags(NULL, (EGLStreamKHR)0x10, 0),
-                cudaErrorInvalidValue);
-    assert_cuda(cudaEGLStreamConsumerDisconnect(NULL), cudaErrorInvalidValue);
+                cudaErrorInvalidResourceHandle);
+    assert_cuda(cudaEGLStreamConsumerDisconnect(NULL), cudaErrorInvalidResourceHandle);
     assert_cuda(cudaEGLStreamProducerConnect(NULL, (EGLStreamKHR)0x10, 64, 64),
-                cudaErrorInvalidValue);
-    assert_cuda(cudaEGLStreamProducerDisconnect(NULL), cudaErrorInvalidValue);
-    assert_cuda(cudaEventCreateFromEGLSync(NULL, (EGLSyncKHR)0x10, 0), cudaErrorInvalidValue);
+                cudaErrorInvalidResourceHandle);
+    assert_cuda(cudaEGLStreamProducerDisconnect(NULL), cudaErrorInvalidResourceHandle);
     cudaEglFrame frame;
     memset(&frame, 0, sizeof frame);
-    assert_cuda(cudaGraphicsResourceGetMappedEglFrame(NULL, r, 0, 0), cudaErrorInvalidValue);
+    assert_cuda(cudaGraphicsResourceGetMappedEglFrame(NULL, r, 0, 0),
+                cudaErrorInvalidResourceHandle);
     assert_cuda(cudaGraphicsResourceGetMappedEglFrame(&frame, NULL, 0, 0),
                 cudaErrorInvalidResourceHandle);
+    /* an empty frame: its channel descriptor before the connection; the connection before
+     * the frame to return into */
+    assert_cuda(cudaEGLStreamProducerPresentFrame(NULL, frame, NULL),
+                cudaErrorInvalidChannelDescriptor);
+    assert_cuda(cudaEGLStreamProducerReturnFrame(&conn, NULL, NULL),
+                cudaErrorInvalidResourceHandle);
     assert_cuda(cudaVDPAUGetDevice(NULL, 1, NULL), cudaErrorInvalidValue);
-    assert_cuda(cudaGraphicsVDPAURegisterVideoSurface(NULL, 1, 0), cudaErrorInvalidValue);
-    assert_cuda(cudaGraphicsVDPAURegisterOutputSurface(NULL, 1, 0), cudaErrorInvalidValue);
     assert_int_equal(fk.fake_count_calls("cuGraphicsEGLRegisterImage"), 0);
     assert_int_equal(fk.fake_count_calls("cuEGLStreamConsumerConnect"), 0);
+    assert_int_equal(fk.fake_count_calls("cuEGLStreamProducerPresentFrame"), 0);
     assert_int_equal(fk.fake_count_calls("cuVDPAUGetDevice"), 0);
+    /* the driver first, then the NULL resource (measured: no VDPAU device is an error of the
+     * driver's, whatever is NULL) */
+    assert_cuda(cudaGraphicsVDPAURegisterVideoSurface(NULL, 1, 0), cudaErrorInvalidValue);
+    assert_cuda(cudaGraphicsVDPAURegisterOutputSurface(NULL, 1, 0), cudaErrorInvalidValue);
+    assert_int_equal(fk.fake_count_calls("cuGraphicsVDPAURegisterOutputSurface"), 1);
+    /* no EGLSync interop here (the driver says not supported): cudaErrorNotSupported, not
+     * recorded as the last error, before the arguments are looked at (measured) */
+    assert_int_equal(cudaEventCreateFromEGLSync(NULL, (EGLSyncKHR)0x10, 0),
+                     cudaErrorNotSupported);
+    assert_int_equal(cudaGetLastError(), cudaSuccess);
     /* the driver's answers on a machine without EGL or VDPAU */
     assert_cuda(cudaGraphicsEGLRegisterImage(&r, (EGLImageKHR)0x10, 0), cudaErrorInvalidValue);
     assert_cuda(cudaGraphicsEGLRegisterImage(&r, NULL, 0), cudaErrorInvalidValue);
@@ -83,7 +100,8 @@ static void without_egl_and_vdpau_every_object_is_invalid(void **state)
     conn = (cudaEglStreamConnection)(uintptr_t)0x77;
     assert_cuda(cudaEGLStreamConsumerDisconnect(&conn), cudaErrorInvalidResourceHandle);
     assert_cuda(cudaEGLStreamProducerDisconnect(&conn), cudaErrorInvalidResourceHandle);
-    assert_cuda(cudaEventCreateFromEGLSync(&ev, (EGLSyncKHR)0x10, 0), cudaErrorInvalidValue);
+    assert_int_equal(cudaEventCreateFromEGLSync(&ev, (EGLSyncKHR)0x10, 0), cudaErrorNotSupported);
+    assert_int_equal(cudaGetLastError(), cudaSuccess);
     assert_null(ev);
     int device = -7;
     assert_cuda(cudaVDPAUGetDevice(&device, 1, NULL), cudaErrorInvalidValue);
@@ -92,9 +110,17 @@ static void without_egl_and_vdpau_every_object_is_invalid(void **state)
     assert_cuda(cudaGraphicsVDPAURegisterOutputSurface(&r, 1, 0), cudaErrorInvalidValue);
     assert_last_call_has("cuGraphicsVDPAURegisterOutputSurface", "surface=1 flags=0x0");
     assert_null(r);
-    /* choosing the VDPAU device is choosing the device */
-    assert_cuda(cudaVDPAUSetVDPAUDevice(0, 1, NULL), cudaSuccess);
+    /* Choosing the VDPAU device: an invalid device first; with the runtime started,
+     * cudaErrorSetOnActiveProcess (measured); before it (after a reset here), the device. */
     assert_cuda(cudaVDPAUSetVDPAUDevice(3, 1, NULL), cudaErrorInvalidDevice);
+    assert_cuda(cudaVDPAUSetVDPAUDevice(0, 1, NULL), cudaErrorSetOnActiveProcess);
+    assert_cuda(cudaGLSetGLDevice(0), cudaErrorSetOnActiveProcess);
+    assert_cuda(cudaDeviceReset(), cudaSuccess);
+    assert_cuda(cudaVDPAUSetVDPAUDevice(0, 1, NULL), cudaSuccess);
+    int current = -1;
+    assert_cuda(cudaGetDevice(&current), cudaSuccess);
+    assert_int_equal(current, 0);
+    assert_cuda(cudaVDPAUSetVDPAUDevice(0, 1, NULL), cudaErrorSetOnActiveProcess);
     assert_int_equal(live_resources(), 0);
 }
 
