@@ -13,9 +13,10 @@
  * twins of the same number.
  *
  * The order of the checks is NVIDIA's, as measured on the H200: the resource handle before the
- * out-pointers (a NULL resource is cudaErrorInvalidResourceHandle whatever else is NULL), and the
- * registering calls ask the driver first, into a local, so that its answer (no GL context, say)
- * comes before a NULL out-pointer's cudaErrorInvalidValue.
+ * out-pointers (a NULL resource is cudaErrorInvalidResourceHandle whatever else is NULL); the GL
+ * registering calls refuse a NULL out-pointer first, while cudaGLGetDevices and VDPAU's ask the
+ * driver first, into a local, so that its answer (no GL context, no VDPAU device) comes before
+ * the NULL out-pointer's cudaErrorInvalidValue.
  *
  * No graphics library is linked or included: graphics_types.h declares the few GL types, and
  * graphics.h binds the GL entry points of the driver by hand (resolved here, once).
@@ -164,6 +165,8 @@ RT_API cudaError_t cudaGraphicsGLRegisterBuffer(struct cudaGraphicsResource **re
                                                 GLuint buffer, unsigned int flags)
 {
     RT_ENTER();
+    if (!resource)      /* before the driver, unlike VDPAU's (measured, with no GL context) */
+        RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
     cudaError_t e = RT_GFX_ENTER(rt_gfx, cuGraphicsGLRegisterBuffer, &d);
     if (e != cudaSuccess)
@@ -180,6 +183,8 @@ RT_API cudaError_t cudaGraphicsGLRegisterImage(struct cudaGraphicsResource **res
                                                GLuint image, GLenum target, unsigned int flags)
 {
     RT_ENTER();
+    if (!resource)      /* before the driver, unlike VDPAU's (measured, with no GL context) */
+        RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
     cudaError_t e = RT_GFX_ENTER(rt_gfx, cuGraphicsGLRegisterImage, &d);
     if (e != cudaSuccess)
@@ -265,6 +270,10 @@ RT_API cudaError_t cudaGraphicsResourceSetMapFlags(cudaGraphicsResource_t resour
     cudaError_t e = RT_GFX_ENTER(rt_drv, cuGraphicsResourceSetMapFlags, &d);
     if (e != cudaSuccess)
         RT_RETURN(e);
+    /* NVIDIA's runtime accepts a value that is none of the three (7, on an unmapped resource:
+     * measured) where the driver refuses it: it maps as cudaGraphicsMapFlagsNone. */
+    if (flags != cudaGraphicsMapFlagsReadOnly && flags != cudaGraphicsMapFlagsWriteDiscard)
+        flags = cudaGraphicsMapFlagsNone;
     RT_RETURN(rt_driver_result(d, rt_drv.cuGraphicsResourceSetMapFlags(
                                       (CUgraphicsResource)resource, flags)));
 }
