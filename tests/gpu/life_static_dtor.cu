@@ -66,6 +66,23 @@ struct holder {
                ", cudaDeviceSynchronize -> " ERR_FMT "\n", name, ERR_ARGS(free_result),
                ERR_ARGS(stream_result), ERR_ARGS(event_result), ERR_ARGS(malloc_result),
                ERR_ARGS(sync_result));
+        // What still answers after the runtime's exit handler: the calls a framework's own
+        // destructors make around the ones above (PyTorch's device guards ask for the device and
+        // set it back).  Printed for both runtimes; compared line by line.
+        cudaError_t last_result = cudaGetLastError();
+        int device = -7, count = -7, sms = -7;
+        cudaError_t get_result = cudaGetDevice(&device);
+        cudaError_t set_result = cudaSetDevice(0);
+        cudaError_t count_result = cudaGetDeviceCount(&count);
+        cudaError_t attr_result =
+            cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+        cudaError_t peek_result = cudaPeekAtLastError();
+        printf("static destructor of %s: cudaGetLastError -> " ERR_FMT ", cudaGetDevice -> "
+               ERR_FMT " (%d), cudaSetDevice(0) -> " ERR_FMT ", cudaGetDeviceCount -> " ERR_FMT
+               " (%d), cudaDeviceGetAttribute -> " ERR_FMT " (%s), cudaPeekAtLastError -> "
+               ERR_FMT "\n", name, ERR_ARGS(last_result), ERR_ARGS(get_result), device,
+               ERR_ARGS(set_result), ERR_ARGS(count_result), count, ERR_ARGS(attr_result),
+               sms > 0 ? "some SMs" : sms == -7 ? "unset" : "none", ERR_ARGS(peek_result));
         fflush(stdout);
         /* The pattern minicudart must show (NVIDIA's, measured): success before the runtime's
          * exit handler, cudaErrorCudartUnloading after it. */
