@@ -459,11 +459,18 @@ cudaError_t rt_set_interop_device(int device)
     return rt_context_use(&rt_devices[device], current);
 }
 
+/* After the runtime's exit handler, cudaGetDevice answers cudaErrorCudartUnloading and leaves
+ * *device alone, while cudaGetDeviceCount still answers (both measured on the H200,
+ * tests/gpu/life_static_dtor.cu).  It matters: a framework's device guard that cannot learn the
+ * device gives up before the call it guards, instead of setting a device back afterwards
+ * (PyTorch's CUDA IPC bookkeeping, destroyed at exit, crashed in that path). */
 RT_API cudaError_t cudaGetDevice(int *device)
 {
     RT_ENTER();
     if (!device)
         RT_RETURN(cudaErrorInvalidValue);
+    if (atomic_load(&rt_unloading))
+        RT_RETURN(cudaErrorCudartUnloading);
     cudaError_t e = rt_devices_init();
     if (e != cudaSuccess)
         RT_RETURN(e);

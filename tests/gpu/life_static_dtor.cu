@@ -85,9 +85,11 @@ struct holder {
                sms > 0 ? "some SMs" : sms == -7 ? "unset" : "none", ERR_ARGS(peek_result));
         fflush(stdout);
         /* The pattern minicudart must show (NVIDIA's, measured): success before the runtime's
-         * exit handler, cudaErrorCudartUnloading after it. */
+         * exit handler, cudaErrorCudartUnloading after it (cudaGetDevice too; cudaGetDeviceCount
+         * still answers). */
         cudaError_t want = after_runtime_exit ? cudaErrorCudartUnloading : cudaSuccess;
-        if (minicudart_set_trace_hook && (free_result != want || malloc_result != want))
+        if (minicudart_set_trace_hook && (free_result != want || malloc_result != want ||
+                                          get_result != want || count_result != cudaSuccess))
             _exit(1);
     }
     bool after_runtime_exit = false;
