@@ -7,7 +7,8 @@
 # environment: OUT (where logs go; default build-gpurun/out), GPU_RUN_BUDGET_S (default 280),
 #              GPU_PROGRAMS (a subset of the programs, by name; default all),
 #              CUDA_HOME (default /usr/local/cuda), BENCH_ROUNDS (5), BENCH_LAUNCHES (20000),
-#              BENCH_MODES (a subset of step 5's modes, by name; default all).
+#              BENCH_MODES (a subset of step 5's modes, by name; default all),
+#              GPU_BUILD_ONLY (set: steps 1 and 2 only, for tests/gpu/reliability.sh).
 #
 # Steps, each recorded in the table instead of aborting the rest:
 #   1. configure + build minicudart and the `fatbin` tool (Release, no cmocka tests), in the
@@ -45,10 +46,11 @@ JOBS=$(nproc 2>/dev/null || echo 4)
 # force_ptx_rdc rdc's; rdc_ptx is rdc built with PTX only (both JIT-link the -rdc objects).
 # Every tests/gpu/conf_<area>.cu is a program of the differential conformance suite too; its
 # header may say "// gpu-flags: <nvcc options>" and "// gpu-libs: <link options>".
-# So is every stress_<name>.cu and life_<name>.cu (threads, lifetime); a "// gpu-plugin: <p>"
+# So is every stress_<name>.cu, life_<name>.cu and soak_<name>.cu (threads, lifetime, soak:
+# short runs here, long ones in tests/gpu/reliability.sh); a "// gpu-plugin: <p>"
 # header builds tests/gpu/<p>.cu as $W/bin/<p>.nvidia.so and <p>.minicudart.so beside the
 # program, for it to dlopen (the minicudart one links no runtime: it binds to the program's).
-CONFORMANCE=$(cd "$G" && ls conf_*.cu stress_*.cu life_*.cu 2>/dev/null | grep -v '_plugin\.cu$' |
+CONFORMANCE=$(cd "$G" && ls conf_*.cu stress_*.cu life_*.cu soak_*.cu 2>/dev/null | grep -v '_plugin\.cu$' |
               sed 's/\.cu$//' | tr '\n' ' ')
 PROGRAMS="vadd device struct_params big_params templates variables per_thread rdc rdc_ptx
           force_ptx_rdc multiarch ptx_only force_ptx errors oob $CONFORMANCE"
@@ -57,7 +59,7 @@ PROGRAMS=${GPU_PROGRAMS:-$PROGRAMS}
 header_of() { sed -n "s|^// $2: *||p" "$G/$1.cu" | head -n 1; }
 libs_of() {
     case $1 in
-    conf_* | stress_* | life_*) header_of "$1" gpu-libs ;;
+    conf_* | stress_* | life_* | soak_*) header_of "$1" gpu-libs ;;
     esac
 }
 is_rdc() { [ "$1" = rdc ] || [ "$1" = rdc_ptx ] || flags_of "$1" | grep -q -- '-rdc=true'; }
@@ -73,7 +75,7 @@ flags_of() {
     per_thread) echo "$ARCH --default-stream per-thread" ;;
     multiarch) echo "-gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90" ;;
     ptx_only | rdc_ptx) echo "-gencode arch=compute_90,code=compute_90" ;;
-    conf_* | stress_* | life_*) echo "$ARCH $(header_of "$1" gpu-flags)" ;;
+    conf_* | stress_* | life_* | soak_*) echo "$ARCH $(header_of "$1" gpu-flags)" ;;
     *) echo "$ARCH" ;;
     esac
 }
@@ -273,6 +275,13 @@ main() {
         p=${p##*/}
         [ "$(status_of "$p")" = 0 ] || echo "== build $p failed (status $(status_of "$p")): $(grep -m1 -iE 'error|undefined' "$W/logs/build-$p.log")"
     done
+
+    # GPU_BUILD_ONLY=1 (tests/gpu/reliability.sh): the binaries, nothing run.
+    if [ -n "${GPU_BUILD_ONLY:-}" ]; then
+        echo "RESULT: built ($((SECONDS - START))s), nothing run (GPU_BUILD_ONLY)"
+        [ "$(status_of minicudart)" = 0 ]
+        return
+    fi
 
     # Step 3: the pairs.
     local rows=() failures=0 nogpu=0 nv mc eq res
