@@ -269,7 +269,7 @@ RT_API cudaError_t cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncA
      * cudaErrorInvalidDeviceFunction for it (measured on the H200). */
     if (!k || k->library_kernel)
         RT_RETURN(cudaErrorInvalidDeviceFunction);
-    *kernelPtr = rt_kernel_handle(k);
+    *kernelPtr = rt_kernel_hand_out(k);
     return cudaSuccess;
 }
 

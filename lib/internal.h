@@ -278,6 +278,8 @@ struct rt_var {
 /* Finds the kernel registered for a host stub pointer, or a kernel handle of ours; NULL if
  * neither.  Lock-free: this is on the launch path. */
 rt_kernel *rt_kernel_find(const void *host_fun_or_handle);
+/* The cudaKernel_t of k, made known to rt_kernel_find first (register.c). */
+cudaKernel_t rt_kernel_hand_out(rt_kernel *k);
 rt_var *rt_var_find(const void *host_var);
 /* Makes rt_kernel_find(key) answer k (a library kernel, key its CUkernel), replacing a key left
  * by an unloaded library whose address the driver handed out again.  False when memory ran

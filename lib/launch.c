@@ -83,7 +83,7 @@ RT_API cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *hostFun)
     if (!kernel)
         RT_RETURN(cudaErrorInvalidValue);
     rt_kernel *k = rt_kernel_find(hostFun);
-    *kernel = k ? rt_kernel_handle(k) : NULL;
+    *kernel = k ? rt_kernel_hand_out(k) : NULL;
     if (!k) {
         /* NVIDIA's answer for NULL and for any other pointer alike (H200). */
         RT_TRACE("__cudaGetKernel: host function %p is not registered", hostFun);

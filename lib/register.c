@@ -121,11 +121,15 @@ static bool rt_table_put(_Atomic(struct rt_table *) *tp, const void *key, void *
 static void rt_table_replace(_Atomic(struct rt_table *) *tp, const void *key, void *value)
 {
     struct rt_table *t = atomic_load_explicit(tp, memory_order_relaxed);
-    for (size_t i = rt_hash(key) & (t->capacity - 1);; i = (i + 1) & (t->capacity - 1)) {
-        if (atomic_load_explicit(&t->slot[i].key, memory_order_relaxed) == key) {
+    for (size_t i = t ? rt_hash(key) & (t->capacity - 1) : 0; t;
+         i = (i + 1) & (t->capacity - 1)) {
+        const void *k = atomic_load_explicit(&t->slot[i].key, memory_order_relaxed);
+        if (k == key) {
             atomic_store_explicit(&t->slot[i].value, value, memory_order_release);
             return;
         }
+        if (!k)
+            return;                            /* absent: nothing to replace */
     }
 }
 
@@ -159,6 +163,24 @@ rt_var *rt_var_find(const void *host_var)
  * cannot leave the table (rt_table_replace says why), so an unloaded library leaves its kernels'
  * keys pointing at NULL: one slot per kernel per library loaded, unless the driver hands the
  * same addresses out again, when the slot is reused. */
+/* A registered kernel's handle is its record (rt_kernel_handle).  The table learns it when it is
+ * first handed out (__cudaGetKernel, cudaGetKernel), not at registration: most of a framework's
+ * kernels are never launched, and registration then fills a table of one key per kernel instead
+ * of two (half the memory it touches).  A program holds a handle only after this returned it,
+ * so no look-up can come earlier.  A kernel whose library was unloaded meanwhile gets no key. */
+cudaKernel_t rt_kernel_hand_out(rt_kernel *k)
+{
+    if (k->library_kernel)
+        return (cudaKernel_t)k->library_kernel;    /* published by library.c */
+    if (rt_table_get(&rt_kernels_by_ptr, k) != k) {
+        pthread_mutex_lock(&rt_registry_lock);
+        if (!k->module->unloaded && !rt_table_has(&rt_kernels_by_ptr, k))
+            rt_table_put(&rt_kernels_by_ptr, k, k);
+        pthread_mutex_unlock(&rt_registry_lock);
+    }
+    return (cudaKernel_t)k;
+}
+
 bool rt_kernel_publish(const void *key, rt_kernel *k)
 {
     pthread_mutex_lock(&rt_registry_lock);
@@ -350,7 +372,6 @@ RT_API void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun, c
         fresh = true;
     }
     if (fresh) {
-        rt_table_put(&rt_kernels_by_ptr, k, k);
         k->next = m->kernels;
         m->kernels = k;
     }

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -227,6 +228,40 @@ static void a_reloaded_library_registers_over_its_unloaded_self(void **state)
     assert_string_equal(rt_var_find(&host_variable_c)->name, "c_new");
 }
 
+static void host_kernel_d(void) {}
+
+static void a_kernel_handle_is_known_once_handed_out_and_dies_with_its_library(void **state)
+{
+    /* The wrapper on the heap: no part of the program, so unregistering it is what dlclose of
+     * a library does. */
+    uint32_t *wrapper = calloc(6, sizeof *wrapper);
+    assert_non_null(wrapper);
+    wrapper[0] = 0x12345678u;
+    wrapper[1] = 1;
+    void **handle = __cudaRegisterFatBinary(wrapper);
+    __cudaRegisterFunction(handle, (const char *)host_kernel_d, (char *)"_Z1dv", "_Z1dv", -1,
+                           NULL, NULL, NULL, NULL, NULL);
+    __cudaRegisterFatBinaryEnd(handle);
+    rt_kernel *record = rt_kernel_find((const void *)host_kernel_d);
+    assert_non_null(record);
+    /* Registration alone gives the record's address no key: no program holds it yet. */
+    assert_null(rt_kernel_find(record));
+    cudaKernel_t k = NULL, again = NULL;
+    assert_int_equal(cudaGetKernel(&k, (const void *)host_kernel_d), cudaSuccess);
+    assert_ptr_equal(k, record);
+    assert_ptr_equal(rt_kernel_find(k), record);
+    assert_int_equal(__cudaGetKernel(&again, (const void *)host_kernel_d), cudaSuccess);
+    assert_ptr_equal(again, k);
+
+    __cudaUnregisterFatBinary(handle);
+    assert_null(rt_kernel_find((const void *)host_kernel_d));
+    assert_null(rt_kernel_find(k));
+    /* A record of an unloaded library handed out late gets no key either. */
+    assert_ptr_equal(rt_kernel_hand_out(record), record);
+    assert_null(rt_kernel_find(record));
+    free(wrapper);
+}
+
 static void launching_an_unregistered_function_is_an_invalid_handle(void **state)
 {
     dim3 one = { 1, 1, 1 };
@@ -270,6 +305,7 @@ int main(void)
         cmocka_unit_test(push_past_the_limit_skips_and_leaves_nothing),
         cmocka_unit_test(registration_gives_process_wide_handles),
         cmocka_unit_test(a_reloaded_library_registers_over_its_unloaded_self),
+        cmocka_unit_test(a_kernel_handle_is_known_once_handed_out_and_dies_with_its_library),
         cmocka_unit_test(launching_an_unregistered_function_is_an_invalid_handle),
         cmocka_unit_test(symbols_that_were_never_registered_are_invalid),
     };
