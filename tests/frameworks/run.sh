@@ -57,7 +57,8 @@
 #              pytest run, 200), FRAMEWORK_TEST_TIMEOUT_S (one test, pytest-timeout, 300),
 #              FRAMEWORK_WORKLOAD_TIMEOUT_S (60), FRAMEWORK_DEADLINE_S (540: past it, steps not
 #              yet begun are skipped so that the table still comes before a 600 s limit),
-#              FRAMEWORK_BUILD (build-gpurun/frameworks), PYTORCH_TESTS (.gpu/pytorch), PYTHON
+#              FRAMEWORK_ALONE_RESERVE_S (45: the pytest runs end that long before the deadline,
+#              for step 6), FRAMEWORK_BUILD (build-gpurun/frameworks), PYTORCH_TESTS (.gpu/pytorch), PYTHON
 #              (python3), OUT (when set, logs and junit files go there as frameworks_logs.tgz).
 # Exit: 0 every test's outcome (in the full run, or else alone), and every RESULT line, is the same
 #       under both runtimes and the trace shows minicudart served the preloaded run; 1 otherwise
@@ -154,8 +155,11 @@ echo "== minicudart trace lines: $TRACE_LINES (snippet exit code $TRACE_RC)"
 # 4. PyTorch's CUDA tests
 END_AT=$(( $(date +%s) + DEADLINE - (SECONDS - START) ))
 left() { echo $((END_AT - $(date +%s))); }
-limit() {   # seconds one pytest run may take: the file timeout, less near the deadline
-    local l; l=$(( $(left) - 20 ))
+# The pytest runs of step 4 stop ALONE_RESERVE seconds before the deadline, so that step 4b can
+# still run the differing tests alone (it was cut by the deadline otherwise: 2026-12-01).
+ALONE_RESERVE=${FRAMEWORK_ALONE_RESERVE_S:-45}
+limit() {   # [reserve]: seconds one pytest run may take: the file timeout, less near the deadline
+    local l; l=$(( $(left) - ${1:-20} ))
     [ "$l" -gt "$FILE_TIMEOUT" ] && l=$FILE_TIMEOUT
     [ "$l" -lt 10 ] && l=10
     echo "$l"
@@ -177,14 +181,14 @@ TIMEOUT_ARG=
 PYTEST_ARGS=(-p no:cacheprovider -q -rfEs --tb=short --rootdir "$PT/test"
     -o junit_logging=no -o junit_log_passing_tests=false $TIMEOUT_ARG)
 [ -n "$K" ] && PYTEST_ARGS+=(-k "$K")
-export END_AT FILE_TIMEOUT PT PY R LOG MC_SO TIMEOUT_ARG
+export END_AT FILE_TIMEOUT PT PY R LOG MC_SO TIMEOUT_ARG ALONE_RESERVE
 
 pytest_run() {    # runtime file tag [pytest args...]: one pytest run, junit/<rt>/<stem>/<tag>.xml
     local rt=$1 f=$2 tag=$3 s=${2%.py} rc t0=$SECONDS; shift 3
     mkdir -p "$R/junit/$rt/$s"
     ( cd "$PT/test" && env $(runtime_env "$rt") FRAMEWORK_SHIM_LOG="$LOG/shims.$rt.txt" \
         FRAMEWORK_EXPANDABLE=$([ "$f" = test_cuda_expandable_segments.py ] && echo 1 || echo 0) \
-        timeout -k 10 "$(limit)" "$PY" -m pytest "${PYTEST_ARGS[@]}" \
+        timeout -k 10 "$(limit "$ALONE_RESERVE")" "$PY" -m pytest "${PYTEST_ARGS[@]}" \
         --junitxml="$R/junit/$rt/$s/$tag.xml" "$@" "$f" ) </dev/null >"$LOG/$s.$rt.$tag.log" 2>&1
     rc=$?
     echo "   $rt $f [$tag]: exit $rc, $((SECONDS - t0))s: $(tail -n 1 "$LOG/$s.$rt.$tag.log" | cut -c1-100)"
@@ -194,7 +198,7 @@ one_test() {      # runtime junit-dir index test-id: one test in a process of it
     mkdir -p "$2"
     cd "$PT/test" && env $(runtime_env "$1") FRAMEWORK_SHIM_LOG="$LOG/shims.$1.txt" \
         FRAMEWORK_EXPANDABLE=$(case $4 in test_cuda_expandable_segments.py::*) echo 1 ;; *) echo 0 ;; esac) \
-        timeout -k 10 "$(limit)" "$PY" -m pytest -p no:cacheprovider -q -rfEs --tb=short \
+        timeout -k 10 "$(limit 5)" "$PY" -m pytest -p no:cacheprovider -q -rfEs --tb=short \
         --rootdir "$PT/test" -o junit_logging=no $TIMEOUT_ARG \
         --junitxml="$2/$3.xml" "$4" </dev/null >"$LOG/${name//\//.}.$3.log" 2>&1
     return 0
@@ -270,7 +274,7 @@ if [ ${#RUN_FILES[@]} -gt 0 ] && [ "${SKIP_ALONE:-0}" != 1 ]; then
             "$R/junit/minicudart/${f%.py}" "$f" >>"$LOG/alone.ids"
     done
     n=$(wc -l <"$LOG/alone.ids")
-    if [ "$n" -gt 0 ] && [ "$(left)" -gt 60 ]; then
+    if [ "$n" -gt 0 ] && [ "$(left)" -gt 30 ]; then
         t0=$SECONDS
         for rt in nvidia minicudart; do
             awk '{ split($0, p, "::"); sub(/\.py$/, "", p[1]);
