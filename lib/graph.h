@@ -64,6 +64,14 @@ void rt_graph_node_params_outputs(const CUgraphNodeParams *in, struct cudaGraphN
 /* Enters the thread's context for a call on exec, refusing one that a cudaDeviceReset destroyed
  * (handles.c): NVIDIA's runtime crashes on it (H200). */
 cudaError_t rt_graph_exec_enter(cudaGraphExec_t exec, rt_device **d);
+/* Enters for a call on exec, or returns its error. */
+#define RT_EXEC_ENTER(exec, d)                                                                \
+    rt_device *d;                                                                             \
+    do {                                                                                      \
+        cudaError_t enter_err_ = rt_graph_exec_enter((exec), &d);                             \
+        if (enter_err_ != cudaSuccess)                                                        \
+            RT_RETURN(enter_err_);                                                            \
+    } while (0)
 
 /* ---- mempool.c ------------------------------------------------------------------------------ */
 

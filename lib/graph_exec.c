@@ -28,15 +28,6 @@ cudaError_t rt_graph_exec_enter(cudaGraphExec_t exec, rt_device **d)
     return e;
 }
 
-/* Enters for a call on exec, or returns its error. */
-#define RT_EXEC_ENTER(exec, d)                                                                \
-    rt_device *d;                                                                             \
-    do {                                                                                      \
-        cudaError_t enter_err_ = rt_graph_exec_enter((exec), &d);                             \
-        if (enter_err_ != cudaSuccess)                                                        \
-            RT_RETURN(enter_err_);                                                            \
-    } while (0)
-
 /* ---- instantiating, launching, updating ----------------------------------------------------- */
 
 /* The result of an instantiation: a new executable graph is recorded (handles.c). */

@@ -82,10 +82,7 @@ RT_API cudaError_t cudaGraphExecExternalSemaphoresSignalNodeSetParams(
     RT_ENTER();
     if (!RT_EXTSEM_OK(nodeParams))
         RT_RETURN(cudaErrorInvalidValue);
-    rt_device *d;
-    cudaError_t e = rt_graph_exec_enter(hGraphExec, &d);
-    if (e != cudaSuccess)
-        RT_RETURN(e);
+    RT_EXEC_ENTER(hGraphExec, d);
     RT_RETURN(rt_driver_result(d, rt_drv.cuGraphExecExternalSemaphoresSignalNodeSetParams(
                                      hGraphExec, hNode,
                                      (const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *)nodeParams)));
@@ -135,10 +132,7 @@ RT_API cudaError_t cudaGraphExecExternalSemaphoresWaitNodeSetParams(
     RT_ENTER();
     if (!RT_EXTSEM_OK(nodeParams))
         RT_RETURN(cudaErrorInvalidValue);
-    rt_device *d;
-    cudaError_t e = rt_graph_exec_enter(hGraphExec, &d);
-    if (e != cudaSuccess)
-        RT_RETURN(e);
+    RT_EXEC_ENTER(hGraphExec, d);
     RT_RETURN(rt_driver_result(d, rt_drv.cuGraphExecExternalSemaphoresWaitNodeSetParams(
                                      hGraphExec, hNode,
                                      (const CUDA_EXT_SEM_WAIT_NODE_PARAMS *)nodeParams)));
