@@ -64,7 +64,8 @@ phase() {
     printf 'phase %-16s exit %3d  %6d ms\n' "$tag" "$rc" $(( ($(date +%s%N) - t0) / 1000000 ))
 }
 
-rm -f "$D"/*.json "$D"/*.err "$D"/*.out "$D"/*.maps "$D"/pytorch_step.svg
+rm -f "$D"/import* "$D"/step_* "$D"/steps_* "$D"/results.json "$D"/table.txt "$D"/image.txt \
+      "$D"/report.err "$D"/pytorch_step.svg
 phase import 40 -- import
 phase import_trace 40 MINICUDART_TRACE="$D/import_trace.trace.json" -- import
 phase step_lazy 50 MINICUDART_TRACE="$D/step_lazy.trace.json" -- step

@@ -167,6 +167,10 @@ def base_name(demangled):
     return re.split(r"[<(]", s, maxsplit=1)[0].strip()
 
 
+def dim3(v):
+    return "(%s)" % ", ".join(str(x) for x in v) if isinstance(v, list) else str(v)
+
+
 def md_table(header, rows):
     lines = ["| " + " | ".join(header) + " |", "| " + " | ".join("---" for _ in header) + " |"]
     lines += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
@@ -293,7 +297,7 @@ def analyse_launches(out, R, rec, events):
         first.setdefault(e["args"]["kernel"], e)
     R["step.launch_table"] = md_table(
         ["launches", "kernel", "grid", "block", "param bytes"],
-        [(n, f"`{k[:70]}`", first[k]["args"]["grid"], first[k]["args"]["block"],
+        [(n, f"`{k[:70]}`", dim3(first[k]["args"]["grid"]), dim3(first[k]["args"]["block"]),
           param_bytes(first[k]["args"].get("params", ""))) for k, n in names.most_common(12)])
     # The flash-attention forward kernel's launch: its parameter block.
     flash = [e for e in step2 if "flash" in e["args"]["kernel"].lower()]
@@ -303,7 +307,8 @@ def analyse_launches(out, R, rec, events):
     if fwd:
         a = fwd[0]["args"]
         R["flash.kernel"] = a["kernel"]
-        R["flash.grid"], R["flash.block"], R["flash.shared"] = a["grid"], a["block"], a["shared"]
+        R["flash.grid"], R["flash.block"] = dim3(a["grid"]), dim3(a["block"])
+        R["flash.shared"] = a["shared"]
         R["flash.params"] = a.get("params", "")
         R["flash.param_bytes"] = param_bytes(a.get("params", ""))
         R["flash.nparams"] = len(a.get("params", "").split())
