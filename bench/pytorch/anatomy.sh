@@ -14,12 +14,12 @@
 #                   processes' summaries, divided by the steps, is what one step costs
 # Then bench/pytorch/anatomy_report.py analyses everything into results.json, tools/
 # trace_image.py draws the measured step's timeline as pytorch_step.svg, and the table comes
-# last.  Each phase has a timeout, and all of them a deadline (ANATOMY_DEADLINE_S, 150 s from the
+# last.  Each phase has a timeout, and all of them a deadline (ANATOMY_DEADLINE_S, 165 s from the
 # start of the first phase), so the table always prints; a phase cut short shows as "n/a".
 #
 # usage (repository root):  bash bench/pytorch/anatomy.sh
 # environment: ANATOMY_OUT (default $OUT/anatomy, else build-bench/anatomy), ANATOMY_STEPS (20),
-#              ANATOMY_DEADLINE_S (150), PYTHON (python3), MINICUDART_LIB (a built
+#              ANATOMY_DEADLINE_S (165), PYTHON (python3), MINICUDART_LIB (a built
 #              libcudart.so.13; default: build it in build-bench/anatomy)
 # Afterwards: python3 bench/pytorch/anatomy_report.py fill DIR   (fills docs/pytorch.md and
 #             copies the picture to docs/img/pytorch_step.svg)
@@ -40,7 +40,7 @@ if [ -z "$LIB" ]; then
     LIB=$W/cmake/lib/libcudart.so.13
 fi
 LIB=$(realpath "$LIB")
-END=$(( $(date +%s) + ${ANATOMY_DEADLINE_S:-150} ))
+END=$(( $(date +%s) + ${ANATOMY_DEADLINE_S:-165} ))
 
 # phase TAG LIMIT_S [VAR=VALUE...] -- ARGS: one anatomy.py process, cut at LIMIT_S or the deadline.
 phase() {
@@ -58,7 +58,7 @@ phase() {
     local t0
     t0=$(date +%s%N)
     env LD_PRELOAD="$LIB" MINICUDART_SUMMARY=all ${envs[@]+"${envs[@]}"} \
-        timeout -k 5 "$limit" "$PY" bench/pytorch/anatomy.py "$@" "$tag" "$D" \
+        timeout -k 5 "$limit" "$PY" bench/pytorch/anatomy.py "$1" "$tag" "$D" "${@:2}" \
         >"$D/$tag.out" 2>"$D/$tag.err"
     local rc=$?
     printf 'phase %-16s exit %3d  %6d ms\n' "$tag" "$rc" $(( ($(date +%s%N) - t0) / 1000000 ))

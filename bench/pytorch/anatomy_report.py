@@ -431,6 +431,14 @@ def analyse(out):
         analyse_modes(out, R)
     except Exception as e:
         R.setdefault("errors", []).append("modes: %r" % e)
+    # A phase that left no record: the last line of its stderr says why.
+    for name in sorted(os.listdir(out)):
+        tag = name[:-4]
+        if name.endswith(".err") and name != "report.err" and not os.path.exists(
+                os.path.join(out, tag + ".json")):
+            tail = [l for l in open(os.path.join(out, name), errors="replace").read().splitlines()
+                    if l.strip() and not l.startswith(("minicudart", "  ", "    "))]
+            R.setdefault("errors", []).append("phase %s: %s" % (tag, tail[-1] if tail else "no record"))
     with open(os.path.join(out, "results.json"), "w") as f:
         json.dump(R, f, indent=1, sort_keys=True)
     return R
