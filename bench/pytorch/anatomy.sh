@@ -18,17 +18,17 @@
 # start of the first phase), so the table always prints; a phase cut short shows as "n/a".
 #
 # usage (repository root):  bash bench/pytorch/anatomy.sh
-# environment: ANATOMY_OUT (default $OUT/anatomy, else build-bench/anatomy), ANATOMY_STEPS (20),
+# environment: ANATOMY_OUT (where every file goes; default build-bench/anatomy/out), ANATOMY_STEPS (20),
 #              ANATOMY_DEADLINE_S (165), PYTHON (python3), MINICUDART_LIB (a built
-#              libcudart.so.13; default: build it in build-bench/anatomy)
-# Afterwards: python3 bench/pytorch/anatomy_report.py fill DIR   (fills docs/pytorch.md and
-#             copies the picture to docs/img/pytorch_step.svg)
+#              libcudart.so.13; default: build it in build-bench/anatomy),
+#              OUT (if set: results.json, pytorch_step.svg, table.txt and anatomy_raw.tar.gz, the
+#              rest, are copied there)
+# Afterwards: python3 bench/pytorch/anatomy_report.py fill DIR   (DIR holding results.json and
+#             pytorch_step.svg: fills docs/pytorch.md, copies the picture to docs/img/)
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 W=build-bench/anatomy
-if [ -n "${ANATOMY_OUT:-}" ]; then D=$ANATOMY_OUT
-elif [ -n "${OUT:-}" ]; then D=$OUT/anatomy
-else D=$W; fi
+D=${ANATOMY_OUT:-$W/out}
 PY=${PYTHON:-python3}
 STEPS=${ANATOMY_STEPS:-20}
 mkdir -p "$W" "$D"
@@ -86,6 +86,18 @@ if [ -n "$window" ]; then
     "$PY" tools/trace_image.py "$D/step_lazy.trace.json" -o "$D/pytorch_step.svg" --window $window \
         --title "one training step of a small GPT on minicudart (PyTorch, H200): the runtime's trace" \
         >"$D/image.txt" 2>&1 || echo "trace_image failed: $D/image.txt"
+fi
+# $OUT (the GPU machine's return folder) takes few files: the results, the picture, the table
+# and everything else in one compressed archive.
+if [ -n "${OUT:-}" ]; then
+    mkdir -p "$OUT"
+    cp "$D/results.json" "$D/table.txt" "$OUT/" 2>/dev/null
+    [ -f "$D/pytorch_step.svg" ] && cp "$D/pytorch_step.svg" "$OUT/"
+    tar -C "$D" -czf "$OUT/anatomy_raw.tar.gz" . 2>/dev/null
+    if [ "$(stat -c %s "$OUT/anatomy_raw.tar.gz")" -gt 15000000 ]; then
+        tar -C "$D" -czf "$OUT/anatomy_raw.tar.gz" --exclude='*.trace.json' --exclude='*.prof.json' .
+    fi
+    ls -la "$OUT" | sed 's/^/OUT: /'
 fi
 du -sh "$D" 2>/dev/null | sed 's/^/output: /'
 cat "$D/report.err" "$D/table.txt"
