@@ -263,8 +263,9 @@ def analyse_step(out, R, tag, key):
     R[key + ".step2_ms"] = fmt((w["step2"][1] - w["step2"][0]) / 1e3)
     s = summary(os.path.join(out, tag + ".err"), rec["pid"])
     if s:
-        n, ms = s["loaded"].get("SASS", (0, 0.0))
-        R[key + ".modules"], R[key + ".modules_ms"] = n, fmt(ms)
+        # SASS, PTX (JIT) and -rdc (JIT-linked) loads together.
+        R[key + ".modules"] = sum(n for n, _ in s["loaded"].values())
+        R[key + ".modules_ms"] = fmt(sum(ms for _, ms in s["loaded"].values()))
         R[key + ".cudamalloc"] = s.get("cudamalloc")
     events = trace_events(os.path.join(out, tag + ".trace.json"))
     maps = Maps(os.path.join(out, tag + ".maps"))
