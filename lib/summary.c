@@ -5,7 +5,8 @@
  *   loaded         modules per device: SASS, JIT-compiled PTX, JIT-linked -rdc; their total time
  *   launches       in all, and the kernels launched most (count, last grid and block)
  *   errors         every error a runtime call returned, by code
- *   calls          runtime calls by function: count and host time, the costliest first
+ *   calls          runtime calls by function: count and host time, the costliest first (twelve
+ *                  of them; MINICUDART_SUMMARY=all lists every function called)
  *   memory         cudaMalloc: calls, bytes, and the peak of bytes held at once
  *
  * Printed only by a process that used the runtime (a registration or a driver load).
@@ -23,12 +24,14 @@
 #include "internal.h"
 
 atomic_int rt_summary_level = -1;
+static atomic_bool rt_summary_every;                    /* MINICUDART_SUMMARY=all */
 
 /* Read once; -1 until then.  Called from the counting points through rt_summary_on(). */
 bool rt_summary_read_env(void)
 {
     const char *v = getenv("MINICUDART_SUMMARY");
     int on = v && *v && strcmp(v, "0") != 0;
+    atomic_store_explicit(&rt_summary_every, on && strcmp(v, "all") == 0, memory_order_relaxed);
     atomic_store_explicit(&rt_summary_level, on, memory_order_relaxed);
     return on;
 }
@@ -189,11 +192,13 @@ static void rt_human_bytes(char *out, size_t cap, unsigned long long b)
         snprintf(out, cap, "%llu B", b);
 }
 
-/* The functions that took the most host time, with their call counts; then the rest in one line. */
+/* The functions that took the most host time, with their call counts; then the rest in one line
+ * (MINICUDART_SUMMARY=all: every function, for scripts that need the stream and event calls). */
 static void rt_summary_calls(FILE *f)
 {
-    enum { SHOWN = 12 };
-    struct rt_call_stat *top[SHOWN];
+    enum { TOP = 12, EVERY = 512 };     /* 422 public functions, and the registration entries */
+    const size_t cap = atomic_load(&rt_summary_every) ? EVERY : TOP;
+    struct rt_call_stat *top[EVERY];
     size_t shown = 0, functions = 0;
     unsigned long long calls = 0, ticks = 0, rest_calls = 0, rest_ticks = 0;
     double ms = rt_ns_per_tick() / 1e6;
@@ -202,15 +207,15 @@ static void rt_summary_calls(FILE *f)
         functions++;
         calls += n;
         ticks += t;
-        size_t at = shown < SHOWN ? shown : SHOWN;
+        size_t at = shown < cap ? shown : cap;
         while (at > 0 && atomic_load(&top[at - 1]->ticks) < t) {
-            if (at < SHOWN)
+            if (at < cap)
                 top[at] = top[at - 1];
             at--;
         }
-        if (at < SHOWN) {
+        if (at < cap) {
             top[at] = s;
-            if (shown < SHOWN)
+            if (shown < cap)
                 shown++;
         }
     }
