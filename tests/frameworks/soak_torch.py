@@ -12,7 +12,7 @@ by default; also at iteration 0, so that a short run does each once) it also doe
   cache     torch.cuda.empty_cache(): memory_allocated unchanged, memory_reserved not larger
   streams   a side stream (wait_stream), events recorded on it (timing, query), the main
             stream waiting on one (wait_event), record_stream; the int64 result checked exactly
-  pinned    pinned host tensors (1 to 16 Mi int64, by turns) copied to the GPU and back with
+  pinned    pinned host tensors (1 to 16 MiB of int64, by turns) copied to the GPU and back with
             non_blocking=True; checked exactly
 
 Checks (training): every loss finite; in each epoch the loss after 5 steps below the first
@@ -33,8 +33,9 @@ Output protocol, as tests/gpu/soak_api.cu's (so that reliability.sh reads both a
   stderr: after the first iteration, then every SOAK_SAMPLE_S seconds, and once at the end,
       soak sample <seconds, %.1f> rss_kb <VmRSS> device_used_kb <total - free, kB> fds <n> threads <n>
     (VmRSS and Threads from /proc/self/status; device memory from torch.cuda.mem_get_info()
-    taken right after torch.cuda.synchronize() and torch.cuda.empty_cache(), so that what the
-    caching allocator holds at that moment does not make the samples jump; fds: the entries of
+    taken right after torch.cuda.synchronize(), torch.cuda.empty_cache() and the emptying of
+    the pinned-memory cache, so that what the caching allocators hold at that moment does not
+    make the samples jump; fds: the entries of
     /proc/self/fd less the one the listing itself opens, as soak_api counts them); then
       soak iterations <n> in <seconds> s
     and tracebacks of anything that raised.
@@ -68,6 +69,10 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 DEV = None
+# Side streams made once: torch.cuda.Stream() hands out streams from a pool of 32 by turns, and
+# cuBLAS keeps a workspace for every stream it ran on, so a new Stream() each time would make
+# device memory grow for the first few hundred iterations under either runtime.
+SIDE = SIDE_HI = None
 
 # --------------------------------------------------------------------------- families
 
@@ -224,7 +229,7 @@ def graphs(it):
 
     model = small_mlp()
     opt = torch.optim.SGD(model.parameters(), lr=0.1)
-    side = torch.cuda.Stream()
+    side = SIDE
     side.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(side):
         warm_losses = [train_step(model, opt).item() for _ in range(warm)]
@@ -269,7 +274,7 @@ def cache(_it):
 def streams(it):
     n = 1 << 20
     main = torch.cuda.current_stream()
-    side = torch.cuda.Stream(priority=-1 if it % 2 else 0)
+    side = SIDE_HI if it % 2 else SIDE
     a = torch.arange(n, dtype=torch.int64, device=DEV)
     start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
     side.wait_stream(main)
@@ -297,7 +302,7 @@ def streams(it):
 
 
 def pinned(it):
-    n = (1 << 20) << (it % 5)
+    n = (1 << 17) << (it % 5)                  # 1 to 16 MiB of int64
     host = torch.arange(n, dtype=torch.int64).pin_memory()
     dev = host.to(DEV, non_blocking=True)
     back = torch.empty(n, dtype=torch.int64, pin_memory=True)
@@ -339,6 +344,8 @@ def sample(seconds):
         try:
             torch.cuda.synchronize()
             torch.cuda.empty_cache()
+            if hasattr(torch._C, "_host_emptyCache"):     # the pinned blocks cached
+                torch._C._host_emptyCache()
             free, total = torch.cuda.mem_get_info()
             used_kb = (total - free) >> 10
         except Exception:  # noqa: BLE001 - a sample never stops the soak
@@ -367,14 +374,13 @@ def env_float(name, default):
 
 
 def main():
-    global DEV
+    global DEV, BATCH, SEQ, EPOCH_STEPS, SIDE, SIDE_HI
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--device", default="cuda", choices=["cuda", "cpu"])
     ap.add_argument("--tiny", action="store_true",
                     help="a tiny batch and 8-step epochs: for trying the logic on a CPU")
     args = ap.parse_args()
     if args.tiny:
-        global BATCH, SEQ, EPOCH_STEPS
         BATCH, SEQ, EPOCH_STEPS = 2, 16, 8
     if args.device == "cuda" and not torch.cuda.is_available():
         print("soak_torch: no CUDA GPU here", flush=True)
@@ -389,6 +395,8 @@ def main():
 
     torch.backends.cudnn.deterministic = True
     torch.backends.cudnn.benchmark = False
+    if DEV.type == "cuda":
+        SIDE, SIDE_HI = torch.cuda.Stream(), torch.cuda.Stream(priority=-1)
     trainer = Trainer()
     periodic = [(GRAPHS, graphs), (CACHE, cache), (STREAMS, streams), (PINNED, pinned)]
 
