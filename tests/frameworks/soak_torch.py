@@ -35,8 +35,8 @@ Output protocol, as tests/gpu/soak_api.cu's (so that reliability.sh reads both a
     (VmRSS and Threads from /proc/self/status; device memory from torch.cuda.mem_get_info()
     taken right after torch.cuda.synchronize(), torch.cuda.empty_cache() and the emptying of
     the pinned-memory cache, so that what the caching allocators hold at that moment does not
-    make the samples jump; fds: the entries of
-    /proc/self/fd less the one the listing itself opens, as soak_api counts them); then
+    make the samples jump; fds: the entries of /proc/self/fd less the one the listing itself
+    opens, as soak_api counts them; threads include the watchdog's, there from the start); then
       soak iterations <n> in <seconds> s
     and tracebacks of anything that raised.
   stdout: nothing that depends on timing or on the runtime: at most one
