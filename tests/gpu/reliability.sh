@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# tests/gpu/reliability.sh - issue 18, "Reliability under real load": the GPU machine's part that
-# needs no framework.  Each step under NVIDIA's runtime and under minicudart, the same binaries
+# tests/gpu/reliability.sh - issue 18, "Reliability under real load": the GPU machine's part
+# (PyTorch only where it imports: the python hooks below).  Each step under NVIDIA's runtime and under minicudart, the same binaries
 # tests/gpu/run.sh builds (build-gpurun/bin/<program>.nvidia and <program>.minicudart):
 #
 #   (a) compute-sanitizer (memcheck --leak-check full, synccheck, initcheck, racecheck) over a
@@ -12,22 +12,42 @@
 #       (cudaMemGetInfo: the whole device's, so both soaks and the stress together), open
 #       descriptors and threads; this script samples each soak's own device memory with
 #       nvidia-smi --query-compute-apps.  First and last samples and the slope per minute are
-#       printed; a measure that grows under minicudart and not under NVIDIA's runtime fails;
+#       printed; a measure that grows under minicudart and not under NVIDIA's runtime fails.
+#       Where `python3 -c 'import torch'` works, tests/frameworks/soak_torch.py (a training loop
+#       printing the same samples; SOAK_SECONDS, SOAK_SAMPLE_S and SOAK_TIMEOUT_S passed on) is
+#       a second soak, under each runtime (minicudart's libcudart.so.13 in LD_PRELOAD), all four
+#       at once, with the same analysis;
 #   (c) stress_concurrency (64 threads, own streams, events across threads, graphs;
 #       tests/gpu/stress_concurrency.cu) for STRESS_SECONDS under each runtime, one after the
-#       other while the soaks run: both must pass with the same transcript.
+#       other while the soaks run: both must pass with the same transcript;
+#   (d) faults in the middle of work (tests/gpu/fault_*.cu): each program under each runtime,
+#       transcripts and exit codes compared like (c): fault_illegal, fault_capture,
+#       fault_ipc_kill, fault_fork while the soaks run (a fault is contained in its process's
+#       context), fault_reset after them (it compares the whole device's free memory before and
+#       after a cudaDeviceReset), and fault_reset under memcheck --leak-check full (first of
+#       (a)'s memcheck runs); where torch imports, tests/frameworks/faults_torch.py under each
+#       runtime after the soaks (it exhausts device memory on purpose), stdout and exit codes
+#       compared.
 #
-# Order: build what is missing (tests/gpu/run.sh with GPU_BUILD_ONLY=1), start both soaks, run
-# (c), then (a) until the budget's tail, wait for the soaks, print the table last (the tail of
-# the output is what a remote caller gets back).  Everything fits in RELIABILITY_BUDGET_S: the
-# soak and the stress are shortened, and sanitizer runs skipped, when time runs short; the table
-# says so.
+# Order: build what is missing (tests/gpu/run.sh with GPU_BUILD_ONLY=1; minicudart's shared
+# library for the python runs), start the soaks, run (c), (d)'s first part, then (a) until the
+# time kept for after the soaks, wait for the soaks, (d)'s second part, print the table last (the
+# tail of the output is what a remote caller gets back).  Everything fits in
+# RELIABILITY_BUDGET_S: the soaks and the stress are shortened, and sanitizer runs skipped, when
+# time runs short; the table says so.  Without a GPU (no nvidia-smi and no /dev/nvidia0) the
+# script says NO GPU at once and exits 3.
 #
 # usage (from anywhere, on the GPU machine):   tests/gpu/reliability.sh
 # environment:
 #   RELIABILITY_BUDGET_S  wall-clock budget of the whole script (540)
 #   RELIABILITY_OUT       logs (build-gpurun/reliability); RELIABILITY_REBUILD=1 builds again
 #   SOAK_SECONDS (300), SOAK_SAMPLE_S (5), STRESS_SECONDS (60), STRESS_THREADS (64)
+#   FAULT_PROGRAMS        (d)'s programs (fault_illegal fault_capture fault_ipc_kill fault_fork
+#                         fault_reset), FAULT_RUN_S (60: one run)
+#   RELIABILITY_TORCH     0: no python steps even where torch imports; PYTHON (python3)
+#   FAULTS_TORCH_S        (90: one run of faults_torch.py)
+#   AFTER_QUIET_S (20), FAULTS_TORCH_RESERVE_S (60, where it runs): seconds the soaks leave for
+#                         what runs after them (the soaks are shortened to keep them)
 #   SANITIZER_PROGRAMS    programs of the GPU suite for (a) (default below; misuse programs do
 #                         not belong here: they make invalid calls on purpose)
 #   SANITIZER_TOOLS       (memcheck synccheck initcheck racecheck), SANITIZER_RUN_S (90: one run)
@@ -36,18 +56,13 @@
 #
 # TODO, what issue 18 still needs beyond this script:
 #   - compute-sanitizer over the public corpus (tests/gpu/corpus.sh's programs), not only the
-#     GPU suite; device memory the runtime allocates itself checked freed at cudaDeviceReset too
-#     (a program that resets between phases, under memcheck --leak-check full);
-#   - the PyTorch soak: a training loop for 5 minutes under each runtime, the same samples;
-#   - faults in the middle of work, each against NVIDIA's runtime: out-of-memory inside a
-#     PyTorch training step and the step retried with a smaller batch; an illegal address in a
-#     kernel while other threads have work queued on other streams (every thread sees the sticky
-#     error; after cudaDeviceReset the process starts again where the driver allows); a stream
-#     capture that fails part-way (an illegal call inside it) and the thread's, the stream's and
-#     the next capture's state; a child killed while it holds IPC handles; fork after the
-#     runtime is initialised with the child using CUDA (a DataLoader worker);
-#   - the results: the table of a run on the H200 in docs/reliability.md and the issue's
-#     closing note, each difference from NVIDIA's runtime fixed or listed with its reason.
+#     GPU suite;
+#   - the python files the hooks above run (tests/frameworks/soak_torch.py, faults_torch.py:
+#     the PyTorch soak, and out-of-memory inside a training step retried with a smaller batch)
+#     are written apart; until they exist the table says "not present";
+#   - the results: nothing here has run on a GPU yet (the fault programs ran only against the
+#     fake driver): the table of a run on the H200 in docs/reliability.md and the issue's closing
+#     note, each difference from NVIDIA's runtime fixed or listed with its reason.
 set -u
 
 cd "$(dirname "$0")/../.." || exit 1
@@ -65,16 +80,26 @@ SANITIZER=${COMPUTE_SANITIZER:-$CUDA_HOME/bin/compute-sanitizer}
 SANITIZER_TOOLS=${SANITIZER_TOOLS:-"memcheck synccheck initcheck racecheck"}
 SANITIZER_PROGRAMS=${SANITIZER_PROGRAMS:-"vadd device templates variables per_thread conf_memory conf_streams conf_graphs conf_mempool life_dlclose"}
 SANITIZER_RUN_S=${SANITIZER_RUN_S:-90}
+FAULT_PROGRAMS=${FAULT_PROGRAMS:-"fault_illegal fault_capture fault_ipc_kill fault_fork fault_reset"}
+FAULT_RUN_S=${FAULT_RUN_S:-60}
+FAULTS_TORCH_S=${FAULTS_TORCH_S:-90}
+PY=${PYTHON:-python3}
 VARIANTS="nvidia minicudart"
 TAIL=25                  # seconds kept for waiting on the soaks' last moments and the table
+QUIET_FAULTS="fault_reset"   # (d)'s programs run after the soaks, on a quiet device
+AFTER=0                  # seconds kept for what runs after the soaks (set in main) ...
+RESERVE=0                # ... and kept by bounded and the loops while the soaks run
+AFTER_QUIET_S=${AFTER_QUIET_S:-20}                 # fault_reset under both runtimes
+FAULTS_TORCH_RESERVE_S=${FAULTS_TORCH_RESERVE_S:-60}   # faults_torch.py under both
 
 START=$SECONDS
 remaining() { echo $((BUDGET - (SECONDS - START))); }
-# Runs "$@" with a timeout no longer than what is left before the tail (at least 1 s).
+# Runs "$@" with a timeout no longer than what is left before the tail and the time kept for
+# after the soaks (RESERVE; at least 1 s).
 bounded() {
     local limit=$1 left
     shift
-    left=$(($(remaining) - TAIL))
+    left=$(($(remaining) - TAIL - RESERVE))
     [ "$left" -lt "$limit" ] && limit=$left
     [ "$limit" -lt 1 ] && return 124
     timeout -k 5 "$limit" "$@"
@@ -85,7 +110,7 @@ bounded() {
 # Builds (through tests/gpu/run.sh) when a binary this script runs is missing.  run.sh starts
 # by removing build-gpurun/bin, so the binaries of programs not named here are gone afterwards.
 build() {
-    local need="$SANITIZER_PROGRAMS soak_api stress_concurrency" p v missing=""
+    local need="$SANITIZER_PROGRAMS soak_api stress_concurrency $FAULT_PROGRAMS" p v missing=""
     for p in $need; do
         for v in $VARIANTS; do
             [ -x "$BIN/$p.$v" ] || missing="$missing $p.$v"
@@ -108,32 +133,97 @@ build() {
     return "$rc"
 }
 
-# ---- (b) the soak, both runtimes at once ---------------------------------------------------
+# The python steps: where torch imports (PYTHONPATH gets /tmp/site, where tests/frameworks/run.sh
+# installs the wheels it carries), with minicudart's libcudart.so.13 for LD_PRELOAD: the one
+# run.sh builds beside libminicudart.a (build-gpurun/cmake), or tests/frameworks/run.sh's, or
+# built here (Release, target minicudart_shared).  TORCH=1 when both are there.
+TORCH=0
+MC_SO=""
+find_torch() {
+    [ "${RELIABILITY_TORCH:-1}" = 0 ] && { echo "== python steps: off (RELIABILITY_TORCH=0)"; return; }
+    [ -d /tmp/site ] && export PYTHONPATH=/tmp/site${PYTHONPATH:+:$PYTHONPATH}
+    if ! timeout -k 5 120 "$PY" -c 'import torch' >"$OUT/torch_import.log" 2>&1; then
+        echo "== python steps: skipped (no torch: $(tail -n 1 "$OUT/torch_import.log"))"
+        return
+    fi
+    local so
+    for so in "$W/cmake/lib/libcudart.so.13" "$W/frameworks/lib/libcudart.so.13"; do
+        [ -f "$so" ] && { MC_SO=$so; break; }
+    done
+    if [ -z "$MC_SO" ]; then
+        local gen=()
+        command -v ninja >/dev/null && gen=(-G Ninja)
+        { [ -f "$W/cmake/CMakeCache.txt" ] ||
+            bounded 240 cmake -S "$ROOT" -B "$W/cmake" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release \
+                -DMINICUDART_TESTS=OFF -DCMAKE_CUDA_COMPILER="$CUDA_HOME/bin/nvcc"; } \
+            >"$OUT/build_shared.log" 2>&1 &&
+            bounded 240 cmake --build "$W/cmake" -j "$(nproc 2>/dev/null || echo 4)" \
+                --target minicudart_shared >>"$OUT/build_shared.log" 2>&1
+        MC_SO=$(find "$W/cmake" -name libcudart.so.13 2>/dev/null | head -n 1)
+    fi
+    if [ -z "$MC_SO" ]; then
+        echo "== python steps: skipped (minicudart's libcudart.so.13 did not build: $OUT/build_shared.log)"
+        return
+    fi
+    TORCH=1
+    echo "== python steps: torch $("$PY" -c 'import torch; print(torch.__version__)' 2>/dev/null | tail -n 1), LD_PRELOAD=$MC_SO"
+}
+# The command line of a python step under runtime $1, into PYCMD (env execs python, so that $!
+# is python's pid).
+PYCMD=()
+python_cmd() {
+    local v=$1 script=$2
+    PYCMD=(env "$PY" "$ROOT/$script")
+    [ "$v" = minicudart ] && PYCMD=(env "LD_PRELOAD=$MC_SO" "$PY" "$ROOT/$script")
+}
 
+# ---- (b) the soaks, every runtime and soak at once ------------------------------------------
+
+# The soaks: soak_api always, soak_torch where torch imports and tests/frameworks/soak_torch.py
+# exists (set in main).  Each prints "soak sample <s> rss_kb <n> device_used_kb <n> fds <n>
+# threads <n>" on stderr and PASS/FAIL lines on stdout; files $OUT/<soak>.<runtime>.{out,err,pid}.
+SOAKS="soak_api"
 SOAK_LEN=0
 declare -A SOAK_PID
+soak_start_one() {
+    local soak=$1 v=$2 len=$3
+    case $soak in
+    soak_api)
+        [ -x "$BIN/soak_api.$v" ] || return
+        # Started directly (no timeout wrapper), so that $! is the program's pid, the one
+        # nvidia-smi lists; its own alarm ends it at SOAK_TIMEOUT_S, and wait_soaks kills it
+        # at the budget's end.
+        SOAK_SECONDS=$len SOAK_SAMPLE_S=$SOAK_SAMPLE_S SOAK_TIMEOUT_S=$((len + 10)) \
+            "$BIN/soak_api.$v" >"$OUT/$soak.$v.out" 2>"$OUT/$soak.$v.err" &
+        ;;
+    soak_torch)
+        python_cmd "$v" tests/frameworks/soak_torch.py
+        SOAK_SECONDS=$len SOAK_SAMPLE_S=$SOAK_SAMPLE_S SOAK_TIMEOUT_S=$((len + 30)) \
+            "${PYCMD[@]}" >"$OUT/$soak.$v.out" 2>"$OUT/$soak.$v.err" &
+        ;;
+    esac
+    SOAK_PID[$soak.$v]=$!
+    echo "${SOAK_PID[$soak.$v]}" >"$OUT/$soak.$v.pid"
+}
+
 start_soaks() {
     SOAK_LEN=$SOAK_SECONDS
-    # The soaks must end before the tail; the stress and the sanitizer runs go on meanwhile.
-    local most=$(($(remaining) - TAIL - 15))
+    # The soaks must end before the tail and what runs after them; the stress, the faults and
+    # the sanitizer runs go on meanwhile.
+    local most=$(($(remaining) - TAIL - 15 - AFTER))
     [ "$SOAK_LEN" -gt "$most" ] && SOAK_LEN=$most
     if [ "$SOAK_LEN" -lt 30 ]; then
         echo "== soak: skipped, ${most}s left"
         SOAK_LEN=0
         return
     fi
-    local v
-    for v in $VARIANTS; do
-        [ -x "$BIN/soak_api.$v" ] || continue
-        # Started directly (no timeout wrapper), so that $! is the program's pid, the one
-        # nvidia-smi lists; its own alarm ends it at SOAK_TIMEOUT_S, and wait_soaks kills it
-        # at the tail.
-        SOAK_SECONDS=$SOAK_LEN SOAK_SAMPLE_S=$SOAK_SAMPLE_S SOAK_TIMEOUT_S=$((SOAK_LEN + 10)) \
-            "$BIN/soak_api.$v" >"$OUT/soak.$v.out" 2>"$OUT/soak.$v.err" &
-        SOAK_PID[$v]=$!
-        echo "${SOAK_PID[$v]}" >"$OUT/soak.$v.pid"
+    local soak v
+    for soak in $SOAKS; do
+        for v in $VARIANTS; do
+            soak_start_one "$soak" "$v" "$SOAK_LEN"
+        done
     done
-    echo "== soak: soak_api under ${!SOAK_PID[*]} for ${SOAK_LEN}s, samples every ${SOAK_SAMPLE_S}s"
+    echo "== soak: ${!SOAK_PID[*]} for ${SOAK_LEN}s, samples every ${SOAK_SAMPLE_S}s"
     # Each soak's own device memory, by pid: "<seconds> <pid> <MiB>" lines.
     if command -v nvidia-smi >/dev/null; then
         (
@@ -160,15 +250,15 @@ any_alive() {
 
 declare -A SOAK_RC
 wait_soaks() {
-    local v pid rc
-    for v in "${!SOAK_PID[@]}"; do
-        pid=${SOAK_PID[$v]}
-        # Waits up to the tail's start plus a little, then kills.
-        while kill -0 "$pid" 2>/dev/null && [ "$(remaining)" -gt 10 ]; do sleep 1; done
-        kill -0 "$pid" 2>/dev/null && { kill -9 "$pid" 2>/dev/null; echo "== soak $v: killed at the budget's end"; }
+    local key pid rc
+    for key in "${!SOAK_PID[@]}"; do
+        pid=${SOAK_PID[$key]}
+        # Waits up to the start of what runs after the soaks, plus a little, then kills.
+        while kill -0 "$pid" 2>/dev/null && [ "$(($(remaining) - AFTER))" -gt 10 ]; do sleep 1; done
+        kill -0 "$pid" 2>/dev/null && { kill -9 "$pid" 2>/dev/null; echo "== $key: killed at the soaks' end"; }
         wait "$pid"
         rc=$?
-        SOAK_RC[$v]=$rc
+        SOAK_RC[$key]=$rc
     done
     [ -n "${SMI_PID:-}" ] && { kill "$SMI_PID" 2>/dev/null; wait "$SMI_PID" 2>/dev/null; }
 }
@@ -196,11 +286,12 @@ grows() {
 
 SOAK_ROWS=()
 SOAK_FAIL=0
+# The samples' table and verdicts of one soak.
 soak_report() {
-    local v metric col allowance line first last slope n verdict
+    local soak=$1 v metric col allowance line first last slope n verdict
     declare -A verdicts
     for v in $VARIANTS; do
-        [ -f "$OUT/soak.$v.err" ] || continue
+        [ -f "$OUT/$soak.$v.err" ] || continue
         for metric in rss_kb device_used_kb fds threads smi_mib; do
             case $metric in
             rss_kb) col=5 allowance=8192 ;;          # 8 MB
@@ -210,27 +301,46 @@ soak_report() {
             smi_mib) col=0 allowance=16 ;;           # MiB, this process's
             esac
             if [ "$metric" = smi_mib ]; then
-                line=$(awk -v p="$(cat "$OUT/soak.$v.pid" 2>/dev/null)" '$2 == p { print $1, $3 }' \
+                line=$(awk -v p="$(cat "$OUT/$soak.$v.pid" 2>/dev/null)" '$2 == p { print $1, $3 }' \
                     "$OUT/soak.smi" 2>/dev/null | trend)
             else
                 line=$(awk -v c="$col" '$1 == "soak" && $2 == "sample" { print $3, $c }' \
-                    "$OUT/soak.$v.err" | trend)
+                    "$OUT/$soak.$v.err" | trend)
             fi
             read -r first last slope n <<<"$line"
             verdict=$(grows "$first" "$last" "$allowance" "$slope")
             [ "$n" = 0 ] && verdict="no samples"
             verdicts[$v.$metric]=$verdict
-            SOAK_ROWS+=("$(printf 'soak %-10s %-15s first %-10s last %-10s slope/min %-9s (%s samples) %s' \
-                "$v" "$metric" "$first" "$last" "$slope" "$n" "$verdict")")
+            SOAK_ROWS+=("$(printf '%-10s %-10s %-15s first %-10s last %-10s slope/min %-9s (%s samples) %s' \
+                "$soak" "$v" "$metric" "$first" "$last" "$slope" "$n" "$verdict")")
         done
     done
     # A measure that grows under minicudart and not under NVIDIA's runtime.
     for metric in rss_kb device_used_kb fds threads smi_mib; do
         if [ "${verdicts[minicudart.$metric]:-}" = grows ] && [ "${verdicts[nvidia.$metric]:-}" != grows ]; then
             SOAK_FAIL=$((SOAK_FAIL + 1))
-            SOAK_ROWS+=("soak: $metric grows under minicudart only: FAIL")
+            SOAK_ROWS+=("$soak: $metric grows under minicudart only: FAIL")
         fi
     done
+}
+
+# The line of one soak (into SOAK_LINES): exit codes, transcripts, iterations (soak_api's
+# "soak iterations N").
+SOAK_LINES=()
+soak_line() {
+    local soak=$1 v rcs="" its="" same=no res=PASS
+    for v in $VARIANTS; do
+        rcs="$rcs $v=${SOAK_RC[$soak.$v]:-none}"
+        [ "${SOAK_RC[$soak.$v]:-}" = 2 ] && NOGPU=1
+        its="$its $v=$(sed -n 's/^soak iterations \([0-9]*\).*/\1/p' "$OUT/$soak.$v.err" 2>/dev/null | tail -n 1)"
+    done
+    diff "$OUT/$soak.nvidia.out" "$OUT/$soak.minicudart.out" >"$OUT/$soak.diff" 2>&1 && same=yes
+    if [ "${SOAK_RC[$soak.nvidia]:-}" != 0 ] || [ "${SOAK_RC[$soak.minicudart]:-}" != 0 ] || [ "$same" != yes ]; then
+        res=FAIL
+        SOAK_FAIL=$((SOAK_FAIL + 1))
+    fi
+    SOAK_LINES+=("$(printf '%s %ss (all soaks at once): exit%s, transcripts equal: %s, iterations%s: %s' \
+        "$soak" "$SOAK_LEN" "$rcs" "$same" "$its" "$res")")
 }
 
 # ---- (c) the stress ---------------------------------------------------------------------------
@@ -241,7 +351,7 @@ NOGPU=0
 run_stress() {
     local len=$STRESS_SECONDS v rc rcs=""
     # Both runs, each with up to a minute of start and finish, before the tail.
-    local most=$((($(remaining) - TAIL) / 2 - 60))
+    local most=$((($(remaining) - TAIL - RESERVE) / 2 - 60))
     [ "$len" -gt "$most" ] && len=$most
     if [ "$most" -lt 5 ]; then
         STRESS_ROW="stress_concurrency: skipped (time)"
@@ -272,6 +382,75 @@ run_stress() {
         "$len" "$STRESS_THREADS" "$rcs" "$same" "$res")
 }
 
+# ---- (d) faults in the middle of work -------------------------------------------------------
+
+FAULT_ROWS=()
+FAULT_FAIL=0
+# One program (or python script, "py:<path>") under each runtime, transcripts with their exit
+# codes compared: a row, PASS when NVIDIA's run passed and the transcripts are identical.
+fault_pair() {
+    local p=$1 limit=$2 name=${1#py:} v rc rcs="" same=no res=PASS
+    name=${name##*/}
+    name=${name%.py}
+    for v in $VARIANTS; do
+        if [ "${p#py:}" != "$p" ]; then
+            python_cmd "$v" "${p#py:}"
+            bounded "$limit" "${PYCMD[@]}" >"$OUT/fault.$name.$v.out" 2>"$OUT/fault.$name.$v.err"
+        elif [ -x "$BIN/$p.$v" ]; then
+            bounded "$limit" "$BIN/$p.$v" >"$OUT/fault.$name.$v.out" 2>"$OUT/fault.$name.$v.err"
+        else
+            echo "not built" >"$OUT/fault.$name.$v.out"
+            false
+        fi
+        rc=$?
+        echo "exit code $rc" >>"$OUT/fault.$name.$v.out"
+        rcs="$rcs $v=$rc"
+        [ "$rc" = 2 ] && NOGPU=1
+    done
+    diff "$OUT/fault.$name.nvidia.out" "$OUT/fault.$name.minicudart.out" >"$OUT/fault.$name.diff" && same=yes
+    if ! grep -q '^exit code 0$' "$OUT/fault.$name.nvidia.out" || [ "$same" != yes ]; then
+        res=FAIL
+        FAULT_FAIL=$((FAULT_FAIL + 1))
+        echo "== $name: NVIDIA's WRONG/FAIL lines and the first differences:"
+        grep -E 'WRONG|FAIL' "$OUT/fault.$name.nvidia.out" | head -n 5
+        head -n 10 "$OUT/fault.$name.diff"
+    fi
+    FAULT_ROWS+=("$(printf 'fault %-16s exit%s, transcripts equal: %s: %s' "$name" "$rcs" "$same" "$res")")
+}
+
+# (d) while the soaks run: every fault program but the quiet ones.
+run_faults_busy() {
+    local p
+    for p in $FAULT_PROGRAMS; do
+        case " $QUIET_FAULTS " in *" $p "*) continue ;; esac
+        if [ "$(($(remaining) - TAIL - RESERVE))" -lt 20 ]; then
+            FAULT_ROWS+=("fault $p: skipped (time)")
+            FAULT_FAIL=$((FAULT_FAIL + 1))
+            continue
+        fi
+        echo "== $p"
+        fault_pair "$p" "$FAULT_RUN_S"
+    done
+}
+
+# (d) after the soaks: the quiet programs, then faults_torch.py.
+run_faults_quiet() {
+    local p
+    for p in $FAULT_PROGRAMS; do
+        case " $QUIET_FAULTS " in *" $p "*) ;; *) continue ;; esac
+        echo "== $p (after the soaks)"
+        fault_pair "$p" "$FAULT_RUN_S"
+    done
+    if [ "$TORCH" = 1 ]; then
+        if [ -f "$ROOT/tests/frameworks/faults_torch.py" ]; then
+            echo "== faults_torch.py (after the soaks)"
+            fault_pair py:tests/frameworks/faults_torch.py "$FAULTS_TORCH_S"
+        else
+            FAULT_ROWS+=("fault faults_torch: tests/frameworks/faults_torch.py not present")
+        fi
+    fi
+}
+
 # ---- (a) compute-sanitizer --------------------------------------------------------------------
 
 declare -A SAN
@@ -298,6 +477,16 @@ sanitize_one() {
     fi
 }
 
+# The programs of a tool: memcheck's begin with fault_reset (when (d) has it), whose leak check
+# at cudaDeviceReset is (d)'s sanitizer pass.
+san_programs() {
+    if [ "$1" = memcheck ] && case " $FAULT_PROGRAMS " in *" fault_reset "*) true ;; *) false ;; esac; then
+        echo "fault_reset $SANITIZER_PROGRAMS"
+    else
+        echo "$SANITIZER_PROGRAMS"
+    fi
+}
+
 SAN_ROWS=()
 SAN_FAIL=0
 run_sanitizers() {
@@ -310,11 +499,11 @@ run_sanitizers() {
     local tool p v
     # Tool by tool, memcheck first: what is cut by the budget is the least important.
     for tool in $SANITIZER_TOOLS; do
-        for p in $SANITIZER_PROGRAMS; do
+        for p in $(san_programs "$tool"); do
             for v in $VARIANTS; do
                 if [ ! -x "$BIN/$p.$v" ]; then
                     SAN[$tool.$p.$v]=build
-                elif [ "$(($(remaining) - TAIL))" -lt 15 ]; then
+                elif [ "$(($(remaining) - TAIL - RESERVE))" -lt 15 ]; then
                     SAN[$tool.$p.$v]=skip
                     SAN_SKIPPED=$((SAN_SKIPPED + 1))
                 else
@@ -332,7 +521,7 @@ errors_of() { case $1 in [0-9]*) echo "${1%%+*}" ;; esac; }
 san_report() {
     local tool p nv mc n m verdict pairs=0 equal=0
     for tool in $SANITIZER_TOOLS; do
-        for p in $SANITIZER_PROGRAMS; do
+        for p in $(san_programs "$tool"); do
             nv=${SAN[$tool.$p.nvidia]:-}
             mc=${SAN[$tool.$p.minicudart]:-}
             [ -z "$nv$mc" ] && continue
@@ -367,12 +556,17 @@ san_report() {
 # ---- main -----------------------------------------------------------------------------------
 
 main() {
-    rm -rf "${OUT:?}/san" "$OUT"/soak.* "$OUT"/stress.*
+    rm -rf "${OUT:?}/san" "$OUT"/soak* "$OUT"/stress.* "$OUT"/fault.*
     mkdir -p "$OUT"
     echo "== tests/gpu/reliability.sh: $(date -u +%FT%TZ), budget ${BUDGET}s"
     echo "== $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?') $(git -C "$ROOT" status --short 2>/dev/null | wc -l) changed files"
     if command -v nvidia-smi >/dev/null; then
         nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | head -n 2
+    elif [ ! -e /dev/nvidia0 ]; then
+        # Nothing to build for: say so at once (the programs would say it too, minutes later).
+        echo "(no nvidia-smi, no /dev/nvidia0)"
+        echo "RESULT: NO GPU"
+        return 3
     else
         echo "(no nvidia-smi)"
     fi
@@ -380,32 +574,36 @@ main() {
 
     local build_rc=0
     build || build_rc=$?
+    find_torch
+    local notes=()
+    if [ "$TORCH" = 1 ]; then
+        if [ -f "$ROOT/tests/frameworks/soak_torch.py" ]; then
+            SOAKS="soak_api soak_torch"
+        else
+            notes+=("soak_torch: tests/frameworks/soak_torch.py not present")
+        fi
+    fi
+    AFTER=$AFTER_QUIET_S
+    [ "$TORCH" = 1 ] && [ -f "$ROOT/tests/frameworks/faults_torch.py" ] &&
+        AFTER=$((AFTER + FAULTS_TORCH_RESERVE_S))
+    RESERVE=$AFTER
     start_soaks
     run_stress
+    run_faults_busy
     run_sanitizers
     [ "$SOAK_LEN" -gt 0 ] && wait_soaks
+    RESERVE=0
+    run_faults_quiet
 
-    local soak_row="soak: skipped (time)" soak_same=no v rcs=""
+    local soak
     if [ "$SOAK_LEN" -gt 0 ]; then
-        soak_report
-        for v in $VARIANTS; do
-            rcs="$rcs $v=${SOAK_RC[$v]:-none}"
-            [ "${SOAK_RC[$v]:-}" = 2 ] && NOGPU=1
+        for soak in $SOAKS; do
+            soak_report "$soak"
+            soak_line "$soak"
         done
-        diff "$OUT/soak.nvidia.out" "$OUT/soak.minicudart.out" >"$OUT/soak.diff" 2>&1 && soak_same=yes
-        local res=PASS
-        if [ "${SOAK_RC[nvidia]:-}" != 0 ] || [ "${SOAK_RC[minicudart]:-}" != 0 ] || [ "$soak_same" != yes ]; then
-            res=FAIL
-            SOAK_FAIL=$((SOAK_FAIL + 1))
-        fi
-        local its=""
-        for v in $VARIANTS; do
-            its="$its $v=$(sed -n 's/^soak iterations \([0-9]*\).*/\1/p' "$OUT/soak.$v.err" 2>/dev/null)"
-        done
-        soak_row=$(printf 'soak_api %ss (both at once): exit%s, transcripts equal: %s, iterations%s: %s' \
-            "$SOAK_LEN" "$rcs" "$soak_same" "$its" "$res")
     else
         SOAK_FAIL=1
+        SOAK_LINES=("soak: skipped (time)")
     fi
     san_report
 
@@ -415,12 +613,14 @@ main() {
         [ "$build_rc" = 0 ] || echo "build: FAILED (rc $build_rc; $OUT/build.log)"
         printf '%s\n' "${SAN_ROWS[@]}"
         printf '%s\n' "${SOAK_ROWS[@]}"
-        echo "$soak_row"
+        printf '%s\n' "${SOAK_LINES[@]}"
         echo "$STRESS_ROW"
+        printf '%s\n' "${FAULT_ROWS[@]}"
+        [ ${#notes[@]} -gt 0 ] && printf '%s\n' "${notes[@]}"
     } | tee "$OUT/summary.txt"
     tar -C "$OUT" -czf "$OUT/logs.tar.gz" --exclude logs.tar.gz . 2>/dev/null
     if [ "$NOGPU" = 1 ]; then echo "RESULT: NO GPU"; return 3; fi
-    local failures=$((SAN_FAIL + SOAK_FAIL + STRESS_FAIL + (build_rc != 0)))
+    local failures=$((SAN_FAIL + SOAK_FAIL + STRESS_FAIL + FAULT_FAIL + (build_rc != 0)))
     if [ "$failures" -gt 0 ]; then echo "RESULT: $failures FAIL"; return 1; fi
     echo "RESULT: PASS"
 }

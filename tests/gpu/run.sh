@@ -46,11 +46,12 @@ JOBS=$(nproc 2>/dev/null || echo 4)
 # force_ptx_rdc rdc's; rdc_ptx is rdc built with PTX only (both JIT-link the -rdc objects).
 # Every tests/gpu/conf_<area>.cu is a program of the differential conformance suite too; its
 # header may say "// gpu-flags: <nvcc options>" and "// gpu-libs: <link options>".
-# So is every stress_<name>.cu, life_<name>.cu and soak_<name>.cu (threads, lifetime, soak:
-# short runs here, long ones in tests/gpu/reliability.sh); a "// gpu-plugin: <p>"
+# So is every stress_<name>.cu, life_<name>.cu, soak_<name>.cu and fault_<name>.cu (threads,
+# lifetime, soak, faults in the middle of work: short runs here, long ones and the faults again
+# in tests/gpu/reliability.sh); a "// gpu-plugin: <p>"
 # header builds tests/gpu/<p>.cu as $W/bin/<p>.nvidia.so and <p>.minicudart.so beside the
 # program, for it to dlopen (the minicudart one links no runtime: it binds to the program's).
-CONFORMANCE=$(cd "$G" && ls conf_*.cu stress_*.cu life_*.cu soak_*.cu 2>/dev/null | grep -v '_plugin\.cu$' |
+CONFORMANCE=$(cd "$G" && ls conf_*.cu stress_*.cu life_*.cu soak_*.cu fault_*.cu 2>/dev/null | grep -v '_plugin\.cu$' |
               sed 's/\.cu$//' | tr '\n' ' ')
 PROGRAMS="vadd device struct_params big_params templates variables per_thread rdc rdc_ptx
           force_ptx_rdc multiarch ptx_only force_ptx errors oob $CONFORMANCE"
@@ -59,7 +60,7 @@ PROGRAMS=${GPU_PROGRAMS:-$PROGRAMS}
 header_of() { sed -n "s|^// $2: *||p" "$G/$1.cu" | head -n 1; }
 libs_of() {
     case $1 in
-    conf_* | stress_* | life_* | soak_*) header_of "$1" gpu-libs ;;
+    conf_* | stress_* | life_* | soak_* | fault_*) header_of "$1" gpu-libs ;;
     esac
 }
 is_rdc() { [ "$1" = rdc ] || [ "$1" = rdc_ptx ] || flags_of "$1" | grep -q -- '-rdc=true'; }
@@ -75,7 +76,7 @@ flags_of() {
     per_thread) echo "$ARCH --default-stream per-thread" ;;
     multiarch) echo "-gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90" ;;
     ptx_only | rdc_ptx) echo "-gencode arch=compute_90,code=compute_90" ;;
-    conf_* | stress_* | life_* | soak_*) echo "$ARCH $(header_of "$1" gpu-flags)" ;;
+    conf_* | stress_* | life_* | soak_* | fault_*) echo "$ARCH $(header_of "$1" gpu-flags)" ;;
     *) echo "$ARCH" ;;
     esac
 }
