@@ -518,6 +518,7 @@ RT_API cudaError_t cudaDeviceReset(void)
      * generation bump makes every per-context cache stale. */
     pthread_mutex_lock(&rt_context_lock);
     if (atomic_load(&d->generation) % 2 == 1) {
+        atomic_store(&rt_device_was_reset, true);   /* before the handles die: handles.c */
         CUresult r = rt_drv.cuDevicePrimaryCtxReset(d->cu);
         if (r == CUDA_SUCCESS)
             r = rt_drv.cuDevicePrimaryCtxRelease(d->cu);

@@ -358,6 +358,8 @@ void rt_device_note_error(rt_device *d, cudaError_t e);
  * and recorded against the device when sticky. */
 static inline cudaError_t rt_driver_result(rt_device *d, CUresult r)
 {
+    if (r == CUDA_SUCCESS)        /* inline: spares every successful call two calls */
+        return cudaSuccess;
     cudaError_t e = rt_error_from_cu(r);
     rt_device_note_error(d, e);
     return e;
@@ -377,7 +379,16 @@ void rt_handle_remove(const void *handle);
 /* Whether handle is one the runtime made in a context a cudaDeviceReset has destroyed since:
  * the calls that take one answer an error instead of handing the driver a dangling handle.
  * Handles the runtime did not make are never stale. */
-bool rt_handle_stale(rt_handle_kind kind, const void *handle);
+bool rt_handle_stale_slow(rt_handle_kind kind, const void *handle);
+/* Set (for good) by the first cudaDeviceReset of an active primary context: until then no
+ * handle can be stale, and the check is one load, inline (cudaGraphLaunch and the stream calls
+ * make it on every call). */
+extern atomic_bool rt_device_was_reset;
+static inline bool rt_handle_stale(rt_handle_kind kind, const void *handle)
+{
+    return atomic_load_explicit(&rt_device_was_reset, memory_order_acquire) &&
+           rt_handle_stale_slow(kind, handle);
+}
 
 /* ---- module.c ------------------------------------------------------------------------------- */
 
