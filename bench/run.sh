@@ -12,7 +12,9 @@
 # usage (repository root):  bash bench/run.sh
 # environment: OUT (default build-bench/out), BENCH_BUDGET_S (270), BENCH_ROUNDS (5),
 #              BENCH_REPORT_ONLY=1 (only redo the table from build-bench/bench/raw.txt),
-#              BENCH_MANY_KERNELS (2000), CUDA_HOME (/usr/local/cuda), BENCH_ARCH (sm_90)
+#              BENCH_MANY_KERNELS (2000), CUDA_HOME (/usr/local/cuda), BENCH_ARCH (sm_90),
+#              BENCH_TESTS (which benchmarks; default all: "startup startup_jit launch mem graph
+#              many_lazy many_eager"; the launch parts run only when it names launch)
 # $OUT gets summary.txt (table, spreads, sizes) and logs.tar.gz (build logs, every run's
 # stdout/stderr, raw results).  Exit 0 always when the table was printed (FAIL cells say more).
 set -u
@@ -32,7 +34,7 @@ ARCH="-gencode arch=compute_${SM#sm_},code=$SM"
 S=$ROOT/bench/src
 JOBS=$(nproc 2>/dev/null || echo 4); [ "$JOBS" -gt 16 ] && JOBS=16
 VARIANTS="mini static shared driver drvxx"
-TESTS="startup startup_jit launch mem graph many_lazy many_eager"
+TESTS=${BENCH_TESTS:-"startup startup_jit launch mem graph many_lazy many_eager"}
 ARCH_PTX="-gencode arch=compute_${SM#sm_},code=compute_${SM#sm_}"
 START_NS=$(date +%s%N)
 elapsed() { echo $((($(date +%s%N) - START_NS) / 1000000000)); }
@@ -183,7 +185,8 @@ done
 # and cuLaunchKernel with and without cuCtxGetCurrent and packing (bench_launch.cu), so the
 # runtime's cost over the driver is measured against the same kernel on the same machine state.
 : >"$B/parts.txt"
-for r in $(seq 1 "$ROUNDS"); do
+case " $TESTS " in *" launch "*) PARTS_ROUNDS=$ROUNDS ;; *) PARTS_ROUNDS=0 ;; esac
+for r in $(seq 1 "$PARTS_ROUNDS"); do
     for v in mini static; do
         [ -x "$B/bin/parts.$v" ] && [ "$(remaining)" -gt 10 ] || continue
         BENCH_PARTS=1 BENCH_LABEL=$v timeout 60 "$B/bin/parts.$v" 20000 2>/dev/null |
@@ -223,7 +226,8 @@ sort -k1,1 -k2,2 -k3,3g "$RAW" | awk '
 METRICS="launch_p0_ns:launch launch_p4_ns:launch launch_p32_ns:launch launch_s4k_ns:launch
 launch_e2e_200k_ns:launch startup_ms:startup startup_jit_ms:startup_jit many_lazy_ms:many_lazy many_eager_ms:many_eager
 memcpy_h2d_64B_us:mem memcpy_d2h_64B_us:mem h2d_64MiB_pageable_GBps:mem graph_per_kernel_ns:graph
-graph_launch_host_us:graph startup_rss_kb:startup many_lazy_rss_kb:many_lazy"
+graph_launch_host_us:graph graph_pair_rt_host_us:graph graph_pair_cu_host_us:graph graph_rt_over_cu:graph
+startup_rss_kb:startup many_lazy_rss_kb:many_lazy"
 # startup's rss_kb is reported as startup_rss_kb
 sed -i 's/^rss_kb /startup_rss_kb /' "$B/stats.txt"
 table() {  # table median|spread

@@ -103,7 +103,7 @@ static void rt_devices_init_steps(void)
 }
 
 /* Loads the driver and learns the devices, once.  Returns the same answer on every call. */
-static cudaError_t rt_devices_init(void)
+cudaError_t rt_devices_init(void)
 {
     if (atomic_load_explicit(&rt_forked, memory_order_relaxed))   /* lifetime.c: after fork */
         return cudaErrorInitializationError;
@@ -294,6 +294,7 @@ void rt_device_note_error(rt_device *d, cudaError_t e)
 static cudaError_t rt_context_activate(rt_device *d)
 {
     cudaError_t e = cudaSuccess;
+    rt_early_init_wait();                               /* MINICUDART_EARLY_INIT's thread */
     pthread_mutex_lock(&rt_context_lock);
     if (atomic_load(&d->generation) % 2 == 0) {         /* even: not active */
         CUcontext ctx = NULL;
@@ -317,6 +318,7 @@ static cudaError_t rt_context_activate(rt_device *d)
             RT_TRACE("device %d: cannot retain the primary context: %s (driver %d)",
                      rt_device_index(d), rt_error_name(e), (int)r);
         }
+        rt_early_init_release();
     }
     pthread_mutex_unlock(&rt_context_lock);
     return e;
@@ -518,6 +520,7 @@ RT_API cudaError_t cudaDeviceReset(void)
      * generation bump makes every per-context cache stale. */
     pthread_mutex_lock(&rt_context_lock);
     if (atomic_load(&d->generation) % 2 == 1) {
+        atomic_store(&rt_device_was_reset, true);   /* before the handles die: handles.c */
         CUresult r = rt_drv.cuDevicePrimaryCtxReset(d->cu);
         if (r == CUDA_SUCCESS)
             r = rt_drv.cuDevicePrimaryCtxRelease(d->cu);

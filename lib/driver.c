@@ -90,12 +90,16 @@ static void rt_mark_unloading(void)
     RT_TRACE("process exiting: later calls answer cudaErrorCudartUnloading");
 }
 
+const char *rt_driver_path(void)
+{
+    const char *path = getenv("MINICUDART_DRIVER");
+    return path && *path ? path : "libcuda.so.1";
+}
+
 static cudaError_t rt_driver_load_once(void)
 {
     atexit(rt_mark_unloading);
-    const char *path = getenv("MINICUDART_DRIVER");
-    if (!path || !*path)
-        path = "libcuda.so.1";
+    const char *path = rt_driver_path();
     uint64_t span = rt_span_begin();
     void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (span) {

@@ -17,9 +17,9 @@
  * and never stale; nor are handles made in a foreign context (cudaDeviceReset does not destroy
  * those).  When the driver hands out a stale handle's address again, the new handle replaces it.
  *
- * Cost: a mutex and a hash lookup when the handle is made and destroyed; a stale check is a few
- * atomic loads until some device has been reset, then a lookup too.  None of it is on the launch
- * path.
+ * Cost: a mutex and a hash lookup when the handle is made and destroyed; a stale check is one
+ * atomic load, inline (internal.h), until some device has been reset, then a lookup too.  None
+ * of it is on the launch path.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
@@ -98,18 +98,12 @@ void rt_handle_remove(const void *handle)
     pthread_mutex_unlock(&rt_handle_lock);
 }
 
-/* Whether any device's primary context was ever reset (generation 1 is the first context). */
-static bool rt_handle_any_reset(void)
-{
-    for (int i = 0; i < rt_device_count; i++)
-        if (atomic_load_explicit(&rt_devices[i].generation, memory_order_acquire) > 1)
-            return true;
-    return false;
-}
+atomic_bool rt_device_was_reset;
 
-bool rt_handle_stale(rt_handle_kind kind, const void *handle)
+/* After some reset (rt_handle_stale, internal.h, checks that inline). */
+bool rt_handle_stale_slow(rt_handle_kind kind, const void *handle)
 {
-    if (rt_handle_special(handle) || !rt_handle_any_reset())
+    if (rt_handle_special(handle))
         return false;
     pthread_mutex_lock(&rt_handle_lock);
     const rt_handle_entry *entry = *rt_handle_link(handle);

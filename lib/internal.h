@@ -52,6 +52,8 @@ extern struct rt_driver rt_drv;
 /* Loads the driver library, resolves every entry point, calls cuInit(0); once per process,
  * thread-safe.  Returns the same error on every call if that first attempt failed. */
 cudaError_t rt_driver_load(void);
+/* The driver library rt_driver_load opens: MINICUDART_DRIVER, else libcuda.so.1. */
+const char *rt_driver_path(void);
 /* An optional entry point (DRIVER_FN_OPTIONAL), asked after rt_driver_load: cudaSuccess when the
  * driver has it (present), else cudaErrorNotSupported, with "<api>: the driver has no <entry>: not
  * implemented" in the trace. */
@@ -296,6 +298,16 @@ void rt_module_foreach_at_exit(void (*fn)(rt_module *m, void *user), void *user)
  * it held by a thread that did not follow. */
 void rt_registry_lock_for_fork(bool lock);
 
+/* ---- early_init.c: MINICUDART_EARLY_INIT ------------------------------------------------- */
+
+/* At every fatbin registration: the first one starts the driver (and device 0's primary context)
+ * on a background thread when MINICUDART_EARLY_INIT asks for it.  Otherwise one load. */
+void rt_early_init_start(void);
+/* Before the runtime retains a primary context: waits for that thread, if it runs. */
+void rt_early_init_wait(void);
+/* After the runtime's retain: gives back the thread's, so the runtime holds one as without it. */
+void rt_early_init_release(void);
+
 /* ---- lifetime.c: exit, dlclose, fork ------------------------------------------------------- */
 
 /* Set in a child forked after the driver was initialised: calls answer
@@ -335,6 +347,10 @@ static inline size_t rt_slot_index(const rt_device *d)
     return (size_t)(d - rt_devices);
 }
 
+/* Loads the driver, cuInit, and lists the devices, once (the lazy start; early_init.c runs it
+ * ahead); the same answer on every call.  cudaErrorInitializationError in a forked child. */
+cudaError_t rt_devices_init(void);
+
 /* Makes sure the calling thread has a current context (the primary context of its device,
  * initialised on first use) and returns that device.  This is the lazy initialisation of the
  * runtime: every call that does CUDA work starts here. */
@@ -358,6 +374,8 @@ void rt_device_note_error(rt_device *d, cudaError_t e);
  * and recorded against the device when sticky. */
 static inline cudaError_t rt_driver_result(rt_device *d, CUresult r)
 {
+    if (r == CUDA_SUCCESS)        /* inline: spares every successful call two calls */
+        return cudaSuccess;
     cudaError_t e = rt_error_from_cu(r);
     rt_device_note_error(d, e);
     return e;
@@ -377,7 +395,16 @@ void rt_handle_remove(const void *handle);
 /* Whether handle is one the runtime made in a context a cudaDeviceReset has destroyed since:
  * the calls that take one answer an error instead of handing the driver a dangling handle.
  * Handles the runtime did not make are never stale. */
-bool rt_handle_stale(rt_handle_kind kind, const void *handle);
+bool rt_handle_stale_slow(rt_handle_kind kind, const void *handle);
+/* Set (for good) by the first cudaDeviceReset of an active primary context: until then no
+ * handle can be stale, and the check is one load, inline (cudaGraphLaunch and the stream calls
+ * make it on every call). */
+extern atomic_bool rt_device_was_reset;
+static inline bool rt_handle_stale(rt_handle_kind kind, const void *handle)
+{
+    return atomic_load_explicit(&rt_device_was_reset, memory_order_acquire) &&
+           rt_handle_stale_slow(kind, handle);
+}
 
 /* ---- module.c ------------------------------------------------------------------------------- */
 

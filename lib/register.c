@@ -288,6 +288,7 @@ RT_API void **__cudaRegisterFatBinary(void *fatCubin)
     m->next = rt_modules;
     rt_modules = m;
     pthread_mutex_unlock(&rt_registry_lock);
+    rt_early_init_start();        /* MINICUDART_EARLY_INIT: the first registration starts it */
     return handle;
 }
 

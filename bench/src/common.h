@@ -20,6 +20,7 @@
 #define GRAPH_NODES 100
 #define GRAPH_LAUNCHES 20
 #define GRAPH_REPS 5
+#define GRAPH_PAIRS 200   /* rt_bench: cudaGraphLaunch / cuGraphLaunch batch pairs */
 
 struct big4k { int v[1024]; }; /* the 4 KB struct parameter */
 

@@ -13,15 +13,34 @@
  *     lost to a sticky error stays lost: retaining it again returns the sticky code.
  *   - The current context is per thread (fake_current_ctx, fakecuda.c).
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include "fake_internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* ---- initialisation and devices ------------------------------------------------------------- */
 
+/* FAKECUDA_INIT_DELAY_MS: cuInit takes that long, as the real one takes 100-200 ms (the runtime's
+ * MINICUDART_EARLY_INIT tests exit and fork while it runs).  Slept before the fake's lock. */
+static void fake_init_delay(void)
+{
+    const char *v = getenv("FAKECUDA_INIT_DELAY_MS");
+    long ms = v ? strtol(v, NULL, 10) : 0;
+    if (ms > 0) {
+        struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+        while (nanosleep(&ts, &ts) != 0)
+            ;
+    }
+}
+
 static CUresult CUDAAPI f_cuInit(unsigned int flags)
 {
+    fake_init_delay();
     CUresult rc = fake_enter("cuInit", "flags=%u", flags);
     if (rc == CUDA_SUCCESS && flags != 0)
         rc = CUDA_ERROR_INVALID_VALUE;
