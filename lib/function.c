@@ -49,7 +49,7 @@ typedef struct rt_fn_applied {
 } rt_fn_applied;
 
 typedef struct rt_fn_settings {
-    rt_kernel *kernel;
+    _Atomic(const rt_kernel *) kernel;    /* NULL once the kernel's record is freed */
     size_t slot;                          /* the device (rt_slot_index) the settings are for */
     _Atomic unsigned set;                 /* bit a: attribute a set; RT_FN_CACHE_BIT: cache */
     _Atomic int value[RT_FN_ATTR_LAST + 1];
@@ -73,9 +73,21 @@ static rt_fn_settings *rt_fn_find(const rt_kernel *k, size_t slot)
 {
     for (rt_fn_settings *s = atomic_load_explicit(&rt_fn_list, memory_order_acquire); s;
          s = s->next)
-        if (s->kernel == k && s->slot == slot)
+        if (atomic_load_explicit(&s->kernel, memory_order_relaxed) == k && s->slot == slot)
             return s;
     return NULL;
+}
+
+/* The record of a closed library's kernel is about to be freed (register.c): its settings must
+ * not pass to a new record that gets the same address.  The settings record itself stays, as
+ * every record here does. */
+void rt_function_forget(const rt_kernel *k)
+{
+    pthread_mutex_lock(&rt_fn_lock);
+    for (rt_fn_settings *s = atomic_load(&rt_fn_list); s; s = s->next)
+        if (atomic_load(&s->kernel) == k)
+            atomic_store(&s->kernel, NULL);
+    pthread_mutex_unlock(&rt_fn_lock);
 }
 
 /* The record of k, created if needed.  Needs rt_device_count (a context was entered). */
@@ -89,7 +101,7 @@ static rt_fn_settings *rt_fn_get(rt_kernel *k, size_t slot)
             free(s);
             s = NULL;
         } else {
-            s->kernel = k;
+            atomic_store(&s->kernel, k);
             s->slot = slot;
             s->next = atomic_load(&rt_fn_list);
             atomic_store_explicit(&rt_fn_list, s, memory_order_release);

@@ -317,6 +317,8 @@ extern atomic_bool rt_forked;
 bool rt_address_in_program(const void *address);
 /* Unloads a module whose library is being unloaded from every context it was loaded into. */
 void rt_module_unload(rt_module *m);
+/* Drops what cudaFuncSetAttribute and its kin recorded for k, whose record is freed (function.c). */
+void rt_function_forget(const rt_kernel *k);
 
 /* ---- device.c ------------------------------------------------------------------------------- */
 
