@@ -465,6 +465,10 @@ sanitize_one() {
         "$BIN/$p.$v" >"$OUT/san/$tool.$p.$v.out" 2>&1
     rc=$?
     errors=$(sed -n 's/^========= ERROR SUMMARY: \([0-9][0-9]*\) error.*/\1/p' "$log" 2>/dev/null | tail -n 1)
+    # racecheck ends with "RACECHECK SUMMARY: <n> hazards displayed (<e> errors, <w> warnings)"
+    # instead (compute-sanitizer 2025.3 on the H200): its hazards are the count.
+    [ -z "$errors" ] && errors=$(sed -n 's/^========= RACECHECK SUMMARY: \([0-9][0-9]*\) hazard.*/\1/p' \
+        "$log" 2>/dev/null | tail -n 1)
     leaked=$(sed -n 's/^========= LEAK SUMMARY: \([0-9][0-9]*\) bytes leaked.*/\1/p' "$log" 2>/dev/null | tail -n 1)
     if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
         echo "T/O"
