@@ -8,7 +8,9 @@
 #              GPU_PROGRAMS (a subset of the programs, by name; default all),
 #              CUDA_HOME (default /usr/local/cuda), BENCH_ROUNDS (5), BENCH_LAUNCHES (20000),
 #              BENCH_MODES (a subset of step 5's modes, by name; default all),
-#              GPU_BUILD_ONLY (set: steps 1 and 2 only, for tests/gpu/reliability.sh).
+#              GPU_BUILD_ONLY (set: steps 1 and 2 only, for tests/gpu/reliability.sh, or to build
+#              on a machine without a GPU), GPU_REUSE_BUILD (set: skip steps 1 and 2 and run the
+#              binaries such a build left in build-gpurun/bin and build-gpurun/status).
 #
 # Steps, each recorded in the table instead of aborting the rest:
 #   1. configure + build minicudart and the `fatbin` tool (Release, no cmocka tests), in the
@@ -241,7 +243,15 @@ allowed_difference() {
 }
 
 main() {
-    rm -rf "${W:?}/bin" "$W/obj" "$W/run" "$W/logs" "$W/status"
+    # GPU_REUSE_BUILD=1: the binaries and build statuses of an earlier GPU_BUILD_ONLY run (made on
+    # a machine with the same toolkit at the same path, and carried here) are run as they are.
+    local reuse=""
+    [ -n "${GPU_REUSE_BUILD:-}" ] && [ -d "$W/bin" ] && [ -d "$W/status" ] && reuse=1
+    if [ -n "$reuse" ]; then
+        rm -rf "${W:?}/run"
+    else
+        rm -rf "${W:?}/bin" "$W/obj" "$W/run" "$W/logs" "$W/status"
+    fi
     mkdir -p "$W/bin" "$W/obj" "$W/run" "$W/logs" "$W/status" "$OUT"
     echo "== tests/gpu/run.sh: $(date -u +%FT%TZ), budget ${BUDGET}s, $JOBS jobs"
     echo "== $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?') $(git -C "$ROOT" status --short 2>/dev/null | wc -l) changed files"
@@ -252,9 +262,12 @@ main() {
     fi
     "$NVCC" --version 2>&1 | tail -1
 
+    local p
+    if [ -n "$reuse" ]; then
+        echo "== builds reused (GPU_REUSE_BUILD): $(ls "$W/bin" | wc -l) files in $W/bin"
+    else
     # Steps 1 and 2 (first half) in parallel.
     job minicudart build_minicudart
-    local p
     for p in $PROGRAMS; do
         { [ "$p" = force_ptx ] || [ "$p" = force_ptx_rdc ]; } && continue
         job "$p" compile_and_link_nvidia "$p"
@@ -276,6 +289,7 @@ main() {
         p=${p##*/}
         [ "$(status_of "$p")" = 0 ] || echo "== build $p failed (status $(status_of "$p")): $(grep -m1 -iE 'error|undefined' "$W/logs/build-$p.log")"
     done
+    fi
 
     # GPU_BUILD_ONLY=1 (tests/gpu/reliability.sh): the binaries, nothing run.
     if [ -n "${GPU_BUILD_ONLY:-}" ]; then
