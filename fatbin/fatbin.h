@@ -281,6 +281,15 @@ int cubin_find_kernel(const cubin *c, const char *name, cubin_kernel *k, fatbin_
  * each parameter lies inside param_size. */
 int cubin_kernel_params(const cubin_kernel *k, cubin_param *out, size_t cap, fatbin_error *err);
 
+/* ---- PTX ------------------------------------------------------------------------------------ */
+
+/* The number of parameters of entry `name` (a `.entry`, never a `.func`) in PTX text
+ * ptx[0..size) (a NUL before size ends the text; none is needed): the `.param` tokens of its
+ * parameter list, 0 without one.  FATBIN_OK with *count set; FATBIN_END when the text has no
+ * such entry; FATBIN_BAD when its parameter list is not closed.  err says why in both. */
+int ptx_entry_param_count(const char *ptx, size_t size, const char *name, uint32_t *count,
+                          fatbin_error *err);
+
 /* ---- choosing the image for a device -------------------------------------------------------- */
 
 typedef struct fatbin_choice {

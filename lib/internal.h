@@ -180,6 +180,9 @@ typedef struct rt_module_dev {
     void *image;                  /* decompressed image, owned; NULL when the payload was used */
     const uint8_t *cubin;         /* the loaded cubin (for .nv.info), NULL for PTX */
     size_t cubin_size;
+    const char *ptx;              /* the PTX text JIT-compiled (for parameter counts), NULL for
+                                   * a cubin; in `image` or in the registered fatbin */
+    size_t ptx_size;
     bool from_library;            /* module is the library's (rt_module.library): not ours to
                                    * unload */
 } rt_module_dev;

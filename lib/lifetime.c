@@ -172,6 +172,8 @@ static void rt_module_unload_from(rt_module *m, size_t slot)
     md->module = NULL;
     md->cubin = NULL;
     md->cubin_size = 0;
+    md->ptx = NULL;
+    md->ptx_size = 0;
     md->error = cudaErrorInvalidResourceHandle;
 }
 

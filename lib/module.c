@@ -167,6 +167,9 @@ static cudaError_t rt_module_load_image(rt_module *m, rt_device *d, rt_module_de
     if (entry.kind == FATBIN_KIND_ELF) {
         md->cubin = image;
         md->cubin_size = size;
+    } else if (entry.kind == FATBIN_KIND_PTX) {
+        md->ptx = image;            /* md->image, or the payload inside the registered fatbin */
+        md->ptx_size = size;
     }
     return cudaSuccess;
 }
@@ -237,67 +240,130 @@ cudaError_t rt_module_ensure(rt_module *m, rt_device *d, rt_module_dev **out)
     return e;
 }
 
+enum { RT_MAX_PARAMS = 32764 / 1 };   /* a 32,764-byte parameter space, 1 byte at least each */
+
+/* The layout from the cubin's .nv.info; NULL when the kernel or its records are not there. */
+static rt_param_layout *rt_layout_from_nv_info(rt_kernel *k, rt_module_dev *md)
+{
+    cubin c;
+    cubin_kernel ck;
+    fatbin_error err;
+    if (cubin_open(&c, md->cubin, md->cubin_size, &err) != FATBIN_OK ||
+        cubin_find_kernel(&c, k->name, &ck, &err) != FATBIN_OK)
+        return NULL;
+    rt_param_layout *layout =
+        malloc(sizeof *layout + (size_t)ck.param_count * sizeof layout->param[0]);
+    cubin_param *params = malloc(((size_t)ck.param_count + 1) * sizeof *params);
+    if (layout && params && cubin_kernel_params(&ck, params, ck.param_count, &err) == FATBIN_OK) {
+        layout->count = ck.param_count;
+        layout->size = ck.param_size;
+        for (uint32_t i = 0; i < ck.param_count; i++) {
+            layout->param[i].offset = params[i].offset;
+            layout->param[i].size = params[i].size;
+        }
+    } else {
+        free(layout);
+        layout = NULL;
+    }
+    free(params);
+    return layout;
+}
+
+/* How many parameters the kernel has, from the image loaded for it: the cubin's .nv.info
+ * (SASS, or the JIT-linked image) or the PTX text that was JIT-compiled.  False when unknown:
+ * a library's kernel (no md), or an image that does not say. *from names the source. */
+static bool rt_param_count(rt_kernel *k, rt_module_dev *md, uint32_t *count, const char **from)
+{
+    fatbin_error err = { .message = "not found" };
+    if (md && md->cubin) {
+        cubin c;
+        cubin_kernel ck;
+        if (cubin_open(&c, md->cubin, md->cubin_size, &err) == FATBIN_OK &&
+            cubin_find_kernel(&c, k->name, &ck, &err) == FATBIN_OK) {
+            *count = ck.param_count;
+            *from = "cuFuncGetParamInfo, count from .nv.info";
+            return true;
+        }
+    } else if (md && md->ptx) {
+        if (ptx_entry_param_count(md->ptx, md->ptx_size, k->name, count, &err) == FATBIN_OK) {
+            *from = "cuFuncGetParamInfo, count from the PTX";
+            return true;
+        }
+    } else {
+        return false;
+    }
+    RT_TRACE("kernel %s: parameter count not in the loaded image: %s", k->name, err.message);
+    return false;
+}
+
+/* Asks the driver for parameters 0..limit-1.  With `exact`, every one must be answered (NULL
+ * otherwise); without, the first error ends the list. */
+static rt_param_layout *rt_layout_from_driver(CUfunction f, uint32_t limit, bool exact)
+{
+    size_t capacity = exact ? (limit ? limit : 1) : 8;
+    rt_param_layout *layout = malloc(sizeof *layout + capacity * sizeof layout->param[0]);
+    uint32_t n = 0, end = 0;
+    while (layout && n < limit) {
+        size_t offset = 0, size = 0;
+        if (rt_drv.cuFuncGetParamInfo(f, n, &offset, &size) != CUDA_SUCCESS) {
+            if (!exact)
+                break;
+            free(layout);
+            return NULL;
+        }
+        if (n == capacity) {
+            capacity *= 2;
+            rt_param_layout *bigger =
+                realloc(layout, sizeof *layout + capacity * sizeof layout->param[0]);
+            if (!bigger) {
+                free(layout);
+                return NULL;
+            }
+            layout = bigger;
+        }
+        layout->param[n].offset = (uint32_t)offset;
+        layout->param[n].size = (uint32_t)size;
+        if (offset + size > end)
+            end = (uint32_t)(offset + size);
+        n++;
+    }
+    if (layout) {
+        layout->count = n;
+        layout->size = end;
+    }
+    return layout;
+}
+
 /* Step 4b: the parameter layout.  The driver knows it (cuFuncGetParamInfo, driver 12.4+) even
- * for JIT-compiled PTX; otherwise the cubin's .nv.info says it.  NULL: no layout known, and the
- * launch passes nvcc's argument array through. */
+ * for JIT-compiled PTX, but it has no call for the count: asking index after index until it
+ * answers an error makes that last call an API error, which compute-sanitizer reports ("Program
+ * hit CUDA_ERROR_INVALID_VALUE ... on CUDA API call to cuFuncGetParamInfo", one per kernel),
+ * and NVIDIA's runtime makes no such call.  So the count comes first, from the loaded image
+ * (the cubin's .nv.info, or the PTX text), and the driver is asked only for indices below it.
+ * Only where no count is known (a library's kernel) is the driver probed to its first error.
+ * Without cuFuncGetParamInfo, or when it fails below the count, the cubin's .nv.info gives the
+ * whole layout.  NULL: no layout known, and the launch passes nvcc's argument array through. */
 static rt_param_layout *rt_layout_build(rt_kernel *k, CUfunction f, rt_module_dev *md)
 {
-    enum { RT_MAX_PARAMS = 32764 / 1 };
     rt_param_layout *layout = NULL;
     const char *source = NULL;
 
     if (rt_drv.cuFuncGetParamInfo) {
-        size_t capacity = 8;
-        layout = malloc(sizeof *layout + capacity * sizeof layout->param[0]);
-        uint32_t n = 0, end = 0;
-        while (layout && n < RT_MAX_PARAMS) {
-            size_t offset = 0, size = 0;
-            if (rt_drv.cuFuncGetParamInfo(f, n, &offset, &size) != CUDA_SUCCESS)
-                break;
-            if (n == capacity) {
-                capacity *= 2;
-                rt_param_layout *bigger =
-                    realloc(layout, sizeof *layout + capacity * sizeof layout->param[0]);
-                if (!bigger) {
-                    free(layout);
-                    return NULL;
-                }
-                layout = bigger;
-            }
-            layout->param[n].offset = (uint32_t)offset;
-            layout->param[n].size = (uint32_t)size;
-            if (offset + size > end)
-                end = (uint32_t)(offset + size);
-            n++;
+        uint32_t count = 0;
+        if (rt_param_count(k, md, &count, &source) && count <= RT_MAX_PARAMS) {
+            layout = rt_layout_from_driver(f, count, true);
+            if (!layout)
+                RT_TRACE("kernel %s: cuFuncGetParamInfo failed below the count of %u", k->name,
+                         count);
+        } else {
+            layout = rt_layout_from_driver(f, RT_MAX_PARAMS, false);
+            source = "cuFuncGetParamInfo, probed to its first error (an API error that "
+                     "compute-sanitizer reports)";
         }
-        if (layout) {
-            layout->count = n;
-            layout->size = end;
-            source = "cuFuncGetParamInfo";
-        }
-    } else if (md && md->cubin) {
-        cubin c;
-        cubin_kernel ck;
-        fatbin_error err;
-        if (cubin_open(&c, md->cubin, md->cubin_size, &err) == FATBIN_OK &&
-            cubin_find_kernel(&c, k->name, &ck, &err) == FATBIN_OK) {
-            layout = malloc(sizeof *layout + (size_t)ck.param_count * sizeof layout->param[0]);
-            cubin_param *params = malloc(((size_t)ck.param_count + 1) * sizeof *params);
-            if (layout && params &&
-                cubin_kernel_params(&ck, params, ck.param_count, &err) == FATBIN_OK) {
-                layout->count = ck.param_count;
-                layout->size = ck.param_size;
-                for (uint32_t i = 0; i < ck.param_count; i++) {
-                    layout->param[i].offset = params[i].offset;
-                    layout->param[i].size = params[i].size;
-                }
-                source = ".nv.info";
-            } else {
-                free(layout);
-                layout = NULL;
-            }
-            free(params);
-        }
+    }
+    if (!layout && md && md->cubin) {
+        layout = rt_layout_from_nv_info(k, md);
+        source = ".nv.info";
     }
     if (rt_tracing()) {
         if (!layout) {
@@ -340,7 +406,8 @@ cudaError_t rt_kernel_resolve_slow(rt_kernel *k, rt_device *d, rt_kernel_dev **o
 
     /* A library's kernel (library.c): the driver loads the library into the current context
      * itself and hands out the kernel's function there; no module of ours, no cubin to read the
-     * layout from (the driver's cuFuncGetParamInfo still knows it). */
+     * layout or the parameter count from (the driver's cuFuncGetParamInfo still knows the
+     * layout, asked until its first error: rt_layout_build). */
     rt_module_dev *md = NULL;
     if (!k->library_kernel) {
         e = rt_module_ensure_locked(k->module, d, &md);

@@ -5,7 +5,8 @@
  *
  * One program, several ctest entries (tests/e2e/CMakeLists.txt): MINICUDART_LAUNCH_PARAMS picks
  * the parameter form; FAKECUDA_SM / MINICUDART_FORCE_PTX pick the image.  E2E_EXPECT_JIT (0/1)
- * and E2E_EXPECT_SM say which image the fake must have been given.
+ * and E2E_EXPECT_SM say which image the fake must have been given.  In every form, the
+ * parameter layout costs exactly one successful cuFuncGetParamInfo call per parameter.
  */
 #include "fake_api.h"
 
@@ -96,6 +97,20 @@ static void vadd_output_and_recorded_launch_are_right(void **state)
         assert_int_equal(l->used_extra, 0);
     assert_int_equal(l->module_jit, e2e_env_int("E2E_EXPECT_JIT", 0));
     assert_int_equal(l->module_sm, e2e_env_int("E2E_EXPECT_SM", 90));
+
+    /* The layout was asked of the driver only for the 4 parameters the image says the kernel
+     * has (.nv.info of the cubin, or the PTX that was JIT-compiled): no cuFuncGetParamInfo call
+     * past the end, whose error compute-sanitizer would report. */
+    size_t param_info_calls = 0;
+    for (size_t i = 0; i < fk.fake_call_count(); i++) {
+        const fake_call *call = fk.fake_call_at(i);
+        if (strcmp(call->name, "cuFuncGetParamInfo") != 0)
+            continue;
+        param_info_calls++;
+        if (call->result != 0)
+            fail_msg("cuFuncGetParamInfo(%s) = %d: a failing call", call->args, call->result);
+    }
+    assert_int_equal(param_info_calls, 4);
 
     assert_int_equal(cudaFree(da), cudaSuccess);
     assert_int_equal(cudaFree(db), cudaSuccess);

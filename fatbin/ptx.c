@@ -1,0 +1,149 @@
+/*
+ * ptx.c - how many parameters an entry of a PTX text has.
+ *
+ * The runtime needs a kernel's parameter count before it asks the driver for the layout
+ * (cuFuncGetParamInfo): probing index after index until the driver answers an error makes one
+ * failing API call per kernel, which compute-sanitizer reports.  For a cubin the count is in
+ * .nv.info (cubin.c); for a module JIT-compiled from PTX it is read here, from the text nvcc
+ * wrote, e.g.
+ *
+ *     .visible .entry _Z4vaddPKfS0_Pfi(
+ *             .param .u64 .ptr .align 1 _Z4vaddPKfS0_Pfi_param_0,
+ *             .param .align 8 .b8 _Z1kS_param_1[16],
+ *             ...
+ *     )
+ *     .maxntid 128, 1, 1
+ *     {
+ *
+ * The text is read as tokens: runs of [A-Za-z0-9_$%.] (identifiers, directives, numbers) or
+ * single punctuation characters; whitespace, // and block comments and "strings" are skipped.
+ * An entry is the token `.entry` followed by a token equal to the name (so a name that is the
+ * prefix of another entry's name does not match it, and `.func` functions are never seen).  Its
+ * parameters are the `.param` tokens between the `(` that follows and its `)`; an entry with no
+ * `(` has none.  Nothing is read past `size`, and a NUL (the padding after PTX in a fatbin) ends
+ * the text.
+ */
+#include <string.h>
+
+#include "internal.h"
+
+typedef struct ptx_token {
+    size_t at;          /* offset in the text */
+    size_t len;         /* 0 at the end of the text */
+} ptx_token;
+
+static int ptx_word_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '_' || c == '$' || c == '%' || c == '.';
+}
+
+/* Skips whitespace, comments and string literals from *pos.  An unterminated comment or string
+ * runs to the end of the text. */
+static void ptx_skip(const char *s, size_t size, size_t *pos)
+{
+    size_t i = *pos;
+    while (i < size) {
+        char c = s[i];
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
+            i++;
+        } else if (c == '/' && size - i >= 2 && s[i + 1] == '/') {
+            while (i < size && s[i] != '\n')
+                i++;
+        } else if (c == '/' && size - i >= 2 && s[i + 1] == '*') {
+            i += 2;
+            while (i < size && !(s[i] == '*' && size - i >= 2 && s[i + 1] == '/'))
+                i++;
+            i = i < size ? i + 2 : size;
+        } else if (c == '"') {
+            i++;
+            while (i < size && s[i] != '"')
+                i += s[i] == '\\' && size - i >= 2 ? 2 : 1;
+            i = i < size ? i + 1 : size;
+        } else {
+            break;
+        }
+    }
+    *pos = i;
+}
+
+/* The next token from *pos (len 0 at the end); *pos moves past it. */
+static ptx_token ptx_next(const char *s, size_t size, size_t *pos)
+{
+    ptx_skip(s, size, pos);
+    ptx_token t = { *pos, 0 };
+    if (*pos >= size)
+        return t;
+    size_t i = *pos;
+    if (ptx_word_char(s[i])) {
+        while (i < size && ptx_word_char(s[i]))
+            i++;
+    } else {
+        i++;
+    }
+    t.len = i - t.at;
+    *pos = i;
+    return t;
+}
+
+static int ptx_token_is(const char *s, ptx_token t, const char *word, size_t word_len)
+{
+    return t.len == word_len && memcmp(s + t.at, word, word_len) == 0;
+}
+
+/* Counts the `.param` tokens from just after an entry's `(` to its `)`. */
+static int ptx_count_params(const char *s, size_t size, size_t pos, const char *name,
+                            size_t open_at, uint32_t *count, fatbin_error *err)
+{
+    uint32_t n = 0;
+    for (;;) {
+        ptx_token t = ptx_next(s, size, &pos);
+        if (t.len == 0)
+            return fatbin_fail(err, open_at, "PTX entry %s: parameter list not closed before "
+                               "the end of the text", name);
+        if (ptx_token_is(s, t, ")", 1))
+            break;
+        if (ptx_token_is(s, t, ".param", 6)) {
+            if (n == UINT32_MAX)
+                return fatbin_fail(err, t.at, "PTX entry %s: too many parameters", name);
+            n++;
+        }
+    }
+    *count = n;
+    return FATBIN_OK;
+}
+
+int ptx_entry_param_count(const char *ptx, size_t size, const char *name, uint32_t *count,
+                          fatbin_error *err)
+{
+    if (!ptx || !name || !count)
+        return fatbin_fail(err, 0, "PTX parameter count: NULL argument");
+    size_t name_len = strlen(name);
+    if (name_len == 0)
+        return fatbin_fail(err, 0, "PTX parameter count: empty entry name");
+    const char *nul = memchr(ptx, 0, size);
+    if (nul)
+        size = (size_t)(nul - ptx);
+
+    size_t pos = 0;
+    for (ptx_token t = ptx_next(ptx, size, &pos); t.len; t = ptx_next(ptx, size, &pos)) {
+        if (!ptx_token_is(ptx, t, ".entry", 6))
+            continue;
+        size_t after_entry = pos;
+        ptx_token id = ptx_next(ptx, size, &pos);
+        if (!ptx_token_is(ptx, id, name, name_len)) {
+            pos = after_entry;       /* the next token may be anything, even `.entry` */
+            continue;
+        }
+        ptx_token next = ptx_next(ptx, size, &pos);
+        if (next.len == 0)
+            return fatbin_fail(err, id.at, "PTX entry %s: text ends after its name", name);
+        if (!ptx_token_is(ptx, next, "(", 1)) {
+            *count = 0;              /* `{` or a directive: no parameter list */
+            return FATBIN_OK;
+        }
+        return ptx_count_params(ptx, size, pos, name, next.at, count, err);
+    }
+    fatbin_fail(err, size, "PTX has no entry %s", name);
+    return FATBIN_END;
+}
