@@ -153,7 +153,7 @@ static int read_kernel_info(const cubin *c, cubin_kernel *k, fatbin_error *err)
 {
     size_t base_off = (size_t)(k->info - c->image);
     fb_cursor cur = fb_cursor_make(k->info, k->info_size, 0);
-    eiattr rec;
+    eiattr rec = { 0 };
     int rc;
     while ((rc = next_eiattr(&cur, base_off, &rec, err)) == FATBIN_OK) {
         bool sval = rec.format == EIFMT_SVAL;
@@ -177,7 +177,7 @@ static int read_module_info(const cubin *c, const fb_shdr *sh, cubin_kernel *k,
                             fatbin_error *err)
 {
     fb_cursor cur = fb_cursor_make(c->image + sh->offset, (size_t)sh->size, 0);
-    eiattr rec;
+    eiattr rec = { 0 };
     int rc;
     while ((rc = next_eiattr(&cur, (size_t)sh->offset, &rec, err)) == FATBIN_OK) {
         if (rec.format != EIFMT_SVAL || rec.value < 8 || u32_at(rec.data, 0) != k->symbol_index)
@@ -298,14 +298,29 @@ int cubin_next_kernel(const cubin *c, size_t *iter, cubin_kernel *k, fatbin_erro
     return FATBIN_END;
 }
 
+/* Finds the section `.nv.info.<name>` by its name first and builds the kernel from that section
+ * alone.  Building every kernel on the way, as cubin_next_kernel does, costs a walk of the
+ * symbol table and a pass over the sections for each: 10 ms for one look-up in PyTorch's 22 MB
+ * cubins, quadratic in the kernels when the runtime resolves them all (eager loading). */
 int cubin_find_kernel(const cubin *c, const char *name, cubin_kernel *k, fatbin_error *err)
 {
-    size_t iter = 0;
-    int rc;
-    while ((rc = cubin_next_kernel(c, &iter, k, err)) == FATBIN_OK)
-        if (strcmp(k->name, name) == 0)
+    fb_elf elf;
+    elf_view(c, &elf);
+    size_t prefix = strlen(NV_INFO_PREFIX);
+    for (size_t i = 1; i < elf.shnum; i++) {
+        fb_shdr sh;
+        if (fatbin_elf_section(&elf, i, &sh, err) != FATBIN_OK)
+            return FATBIN_BAD;
+        if (strncmp(sh.name_str, NV_INFO_PREFIX, prefix) != 0 ||
+            strcmp(sh.name_str + prefix, name) != 0)
+            continue;
+        bool found;
+        if (kernel_from_section(c, &elf, i, k, &found, err) != FATBIN_OK)
+            return FATBIN_BAD;
+        if (found)
             return FATBIN_OK;
-    return rc;
+    }
+    return FATBIN_END;
 }
 
 /* ---- parameters ----------------------------------------------------------------------------- */
@@ -342,7 +357,7 @@ int cubin_kernel_params(const cubin_kernel *k, cubin_param *out, size_t cap, fat
         out[i].ordinal = UINT32_MAX;        /* "not seen yet" */
     /* The info view lies in the image; offsets in errors are from the info section start. */
     fb_cursor cur = fb_cursor_make(k->info, k->info_size, 0);
-    eiattr rec;
+    eiattr rec = { 0 };
     int rc;
     uint32_t seen = 0;
     while ((rc = next_eiattr(&cur, 0, &rec, err)) == FATBIN_OK) {
