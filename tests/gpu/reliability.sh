@@ -54,15 +54,9 @@
 #   CUDA_HOME (/usr/local/cuda), COMPUTE_SANITIZER ($CUDA_HOME/bin/compute-sanitizer)
 # Exit: 0 pass, 3 no GPU, 1 otherwise.  Documentation: docs/reliability.md.
 #
-# TODO, what issue 18 still needs beyond this script:
+# Still to do for issue 18 (docs/reliability.md has the H200 runs of 2026-12-01):
 #   - compute-sanitizer over the public corpus (tests/gpu/corpus.sh's programs), not only the
-#     GPU suite;
-#   - the python files the hooks above run (tests/frameworks/soak_torch.py, faults_torch.py:
-#     the PyTorch soak, and out-of-memory inside a training step retried with a smaller batch)
-#     are written apart; until they exist the table says "not present";
-#   - the results: nothing here has run on a GPU yet (the fault programs ran only against the
-#     fake driver): the table of a run on the H200 in docs/reliability.md and the issue's closing
-#     note, each difference from NVIDIA's runtime fixed or listed with its reason.
+#     GPU suite.
 set -u
 
 cd "$(dirname "$0")/../.." || exit 1
