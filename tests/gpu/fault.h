@@ -13,6 +13,7 @@
 #include "gpu_check.h"
 
 #include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static int fault_failures;
@@ -68,6 +69,26 @@ static inline fault_fail_fn fault_fake_fail(void)
     fault_fail_fn fn = NULL;
     memcpy(&fn, &sym, sizeof fn);
     return fn;
+}
+
+// How a child process ended: "exit N", "signal N", or "hangs" (killed after 60 s).
+static inline const char *fault_wait_for(pid_t pid)
+{
+    static char text[32];
+    for (int waited_ms = 0; waited_ms < 60000; waited_ms += 5) {
+        int status = 0;
+        if (waitpid(pid, &status, WNOHANG) == pid) {
+            if (WIFEXITED(status))
+                snprintf(text, sizeof text, "exit %d", WEXITSTATUS(status));
+            else
+                snprintf(text, sizeof text, "signal %d", WTERMSIG(status));
+            return text;
+        }
+        usleep(5000);
+    }
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    return "hangs";
 }
 
 #endif

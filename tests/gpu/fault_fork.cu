@@ -16,7 +16,6 @@
 // fixed order.  Exit 0 pass, 1 fail, 2 no GPU.
 #include "fault.h"
 
-#include <sys/wait.h>
 
 extern "C" __global__ void fault_fork_fill(int *out, int n, int base)
 {
@@ -64,26 +63,6 @@ static cudaError_t round_trip(int *d, int base)
         if (h[i] != base + i)
             e = cudaErrorUnknown;
     return e;
-}
-
-// "exit N", "signal N" or "hangs" (killed after 60 s).
-static const char *wait_for(pid_t pid)
-{
-    static char text[32];
-    for (int waited_ms = 0; waited_ms < 60000; waited_ms += 5) {
-        int status = 0;
-        if (waitpid(pid, &status, WNOHANG) == pid) {
-            if (WIFEXITED(status))
-                snprintf(text, sizeof text, "exit %d", WEXITSTATUS(status));
-            else
-                snprintf(text, sizeof text, "signal %d", WTERMSIG(status));
-            return text;
-        }
-        usleep(5000);
-    }
-    kill(pid, SIGKILL);
-    waitpid(pid, NULL, 0);
-    return "hangs";
 }
 
 // A worker's CPU work: a checksum the parent can compute too.
@@ -134,7 +113,7 @@ int main(void)
         unsigned long long x = 0;
         bool got = read(pipes[w], &x, sizeof x) == (ssize_t)sizeof x && x == cpu_work(w);
         close(pipes[w]);
-        const char *how = wait_for(pids[w]);
+        const char *how = fault_wait_for(pids[w]);
         printf("  worker %d: %s\n", w, how);
         fault_expect("its result, and exit 0", got && strcmp(how, "exit 0") == 0);
     }
@@ -147,7 +126,7 @@ int main(void)
     pid_t pid = fork();
     if (pid == 0)
         exit(0);
-    const char *how = wait_for(pid);
+    const char *how = fault_wait_for(pid);
     printf("  child: %s\n", how);
     fault_expect("exit 0", strcmp(how, "exit 0") == 0);
     static int h[N];
@@ -174,7 +153,7 @@ int main(void)
         fault_show("child: cudaGetLastError again", cudaGetLastError());
         exit(0);
     }
-    how = wait_for(pid);
+    how = fault_wait_for(pid);
     printf("  child: %s\n", how);
     fault_expect("the child ends normally", strcmp(how, "exit 0") == 0);
     fault_show("parent: cudaGetLastError (its own pending error)", cudaGetLastError());

@@ -19,7 +19,6 @@
 #include "fault.h"
 
 #include <poll.h>
-#include <sys/wait.h>
 
 extern "C" __global__ void fault_ipc_fill(int *p, int n, int base)
 {
@@ -134,26 +133,6 @@ static pid_t spawn(const char *role, const char *mem_hex, const char *event_hex,
     return pid;
 }
 
-// "exit N", "signal N" or "hangs" (killed after 60 s).
-static const char *wait_for(pid_t pid)
-{
-    static char text[32];
-    for (int waited_ms = 0; waited_ms < 60000; waited_ms += 10) {
-        int status = 0;
-        if (waitpid(pid, &status, WNOHANG) == pid) {
-            if (WIFEXITED(status))
-                snprintf(text, sizeof text, "exit %d", WEXITSTATUS(status));
-            else
-                snprintf(text, sizeof text, "signal %d", WTERMSIG(status));
-            return text;
-        }
-        usleep(10000);
-    }
-    kill(pid, SIGKILL);
-    waitpid(pid, NULL, 0);
-    return "hangs";
-}
-
 int main(int argc, char **argv)
 {
     fault_program = "fault_ipc_kill";
@@ -191,7 +170,7 @@ int main(int argc, char **argv)
     printf("parent:\n");
     fault_expect("the holder holds both handles", holds);
     kill(pid, SIGKILL);
-    const char *how = wait_for(pid);
+    const char *how = fault_wait_for(pid);
     printf("  %-44s    %s\n", "the holder ended by", how);
     fault_expect("killed by SIGKILL", strcmp(how, "signal 9") == 0);
 
@@ -210,7 +189,7 @@ int main(int argc, char **argv)
     fault_expect("the block holds the new values", wrong(d, 0, N, 300) == 0);
 
     pid = spawn("opener", mem_hex, event_hex, &ready);
-    how = wait_for(pid);
+    how = fault_wait_for(pid);
     close(ready);
     printf("parent:\n");
     printf("  %-44s    %s\n", "the opener ended by", how);
