@@ -112,47 +112,12 @@ def cpu_gen(seed):
 
 # --------------------------------------------------------------------------- training
 
-VOCAB, D_MODEL, HEADS, LAYERS, SEQ, BATCH = 512, 256, 4, 2, 128, 16
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from workloads import GPT, VOCAB  # noqa: E402 - the same model as workloads.py
+
+SEQ, BATCH = 128, 16      # workloads.py's; --tiny makes the data smaller (the model stays)
 EPOCH_STEPS = 100
 CHECK_AFTER = 5           # the loss after this many steps must be below the first
-
-
-class Block(nn.Module):
-    def __init__(self, d, h):
-        super().__init__()
-        self.h = h
-        self.ln1 = nn.LayerNorm(d)
-        self.qkv = nn.Linear(d, 3 * d)
-        self.proj = nn.Linear(d, d)
-        self.ln2 = nn.LayerNorm(d)
-        self.fc1 = nn.Linear(d, 4 * d)
-        self.fc2 = nn.Linear(4 * d, d)
-
-    def forward(self, x):
-        B, T, C = x.shape
-        q, k, v = self.qkv(self.ln1(x)).split(C, dim=2)
-        q, k, v = (t.view(B, T, self.h, C // self.h).transpose(1, 2) for t in (q, k, v))
-        y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
-        x = x + self.proj(y.transpose(1, 2).contiguous().view(B, T, C))
-        return x + self.fc2(F.gelu(self.fc1(self.ln2(x))))
-
-
-class GPT(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.tok = nn.Embedding(VOCAB, D_MODEL)
-        self.pos = nn.Embedding(SEQ, D_MODEL)
-        self.blocks = nn.ModuleList([Block(D_MODEL, HEADS) for _ in range(LAYERS)])
-        self.ln_f = nn.LayerNorm(D_MODEL)
-        self.head = nn.Linear(D_MODEL, VOCAB, bias=False)
-
-    def forward(self, idx, targets):
-        T = idx.shape[1]
-        x = self.tok(idx) + self.pos(torch.arange(T, device=idx.device))
-        for b in self.blocks:
-            x = b(x)
-        logits = self.head(self.ln_f(x))
-        return F.cross_entropy(logits.float().view(-1, VOCAB), targets.reshape(-1))
 
 
 class Trainer:
