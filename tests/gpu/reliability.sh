@@ -6,6 +6,10 @@
 #   (a) compute-sanitizer (memcheck --leak-check full, synccheck, initcheck, racecheck) over a
 #       list of GPU-suite programs: the error reports counted per tool, program and runtime, and
 #       every pair whose counts differ listed (minicudart with more reports is a failure);
+#   (a') tests/gpu/corpus_sanitizer.sh, the same four tools over the public corpus (programs by
+#       others, built by tests/gpu/corpus.sh), in the background while the soaks run, where
+#       the corpus binaries are built (build-gpurun/corpus/bin) or RELIABILITY_CORPUS=1 asks
+#       for it (it then builds them); its table comes in this one's;
 #   (b) the soak: soak_api (streams, events, graphs rebuilt and relaunched, pools, dlopen/dlclose
 #       of a library with kernels; tests/gpu/soak_api.cu) for SOAK_SECONDS under each runtime,
 #       both at once.  The program samples its resident memory, device memory in use
@@ -51,16 +55,16 @@
 #   SANITIZER_PROGRAMS    programs of the GPU suite for (a) (default below; misuse programs do
 #                         not belong here: they make invalid calls on purpose)
 #   SANITIZER_TOOLS       (memcheck synccheck initcheck racecheck), SANITIZER_RUN_S (90: one run)
+#   RELIABILITY_CORPUS    1: (a') always, 0: never (default: where the corpus is built);
+#                         CORPUS_SANITIZER_JOBS (6 here), CORPUS_SANITIZER_RUN_S (see that script)
 #   CUDA_HOME (/usr/local/cuda), COMPUTE_SANITIZER ($CUDA_HOME/bin/compute-sanitizer)
 # Exit: 0 pass, 3 no GPU, 1 otherwise.  Documentation: docs/reliability.md.
 #
-# Still to do for issue 18 (docs/reliability.md has the H200 runs of 2026-12-01):
-#   - compute-sanitizer over the public corpus (tests/gpu/corpus.sh's programs), not only the
-#     GPU suite.
 set -u
 
 cd "$(dirname "$0")/../.." || exit 1
 ROOT=$PWD
+. "$ROOT/tests/gpu/sanitizer_count.sh"
 W=$ROOT/build-gpurun
 BIN=$W/bin
 OUT=${RELIABILITY_OUT:-$W/reliability}
@@ -449,30 +453,15 @@ run_faults_quiet() {
 
 declare -A SAN
 SAN_SKIPPED=0
-# One run: "<errors>" from the ERROR SUMMARY line ("+<bytes>B" leaked, for memcheck), T/O, or
-# "rc<code>" when the tool printed no summary.
+# One run: its count (sanitizer_count, tests/gpu/sanitizer_count.sh).
 sanitize_one() {
-    local tool=$1 p=$2 v=$3 log opts=() rc errors leaked
+    local tool=$1 p=$2 v=$3 log opts=() rc
     log=$OUT/san/$tool.$p.$v.log
     [ "$tool" = memcheck ] && opts=(--leak-check full)
     bounded "$SANITIZER_RUN_S" "$SANITIZER" --tool "$tool" "${opts[@]}" --log-file "$log" \
         "$BIN/$p.$v" >"$OUT/san/$tool.$p.$v.out" 2>&1
     rc=$?
-    errors=$(sed -n 's/^========= ERROR SUMMARY: \([0-9][0-9]*\) error.*/\1/p' "$log" 2>/dev/null | tail -n 1)
-    # racecheck ends with "RACECHECK SUMMARY: <n> hazards displayed (<e> errors, <w> warnings)"
-    # instead (compute-sanitizer 2025.3 on the H200): its hazards are the count.
-    [ -z "$errors" ] && errors=$(sed -n 's/^========= RACECHECK SUMMARY: \([0-9][0-9]*\) hazard.*/\1/p' \
-        "$log" 2>/dev/null | tail -n 1)
-    leaked=$(sed -n 's/^========= LEAK SUMMARY: \([0-9][0-9]*\) bytes leaked.*/\1/p' "$log" 2>/dev/null | tail -n 1)
-    if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
-        echo "T/O"
-    elif [ -z "$errors" ]; then
-        echo "rc$rc"
-    elif [ -n "$leaked" ] && [ "$leaked" != 0 ]; then
-        echo "$errors+${leaked}B"
-    else
-        echo "$errors"
-    fi
+    sanitizer_count "$log" "$rc"
 }
 
 # The programs of a tool: memcheck's begin with fault_reset (when (d) has it), whose leak check
@@ -513,9 +502,6 @@ run_sanitizers() {
     done
 }
 
-# A count's errors as a number (for comparison), or nothing.
-errors_of() { case $1 in [0-9]*) echo "${1%%+*}" ;; esac; }
-
 san_report() {
     local tool p nv mc n m verdict pairs=0 equal=0
     for tool in $SANITIZER_TOOLS; do
@@ -524,8 +510,8 @@ san_report() {
             mc=${SAN[$tool.$p.minicudart]:-}
             [ -z "$nv$mc" ] && continue
             pairs=$((pairs + 1))
-            n=$(errors_of "$nv")
-            m=$(errors_of "$mc")
+            n=$(sanitizer_errors "$nv")
+            m=$(sanitizer_errors "$mc")
             if [ "$nv" = "$mc" ] && [ -n "$n" ]; then
                 equal=$((equal + 1))
                 continue
@@ -549,6 +535,41 @@ san_report() {
     done
     SAN_ROWS=("$(printf 'compute-sanitizer: %d program/tool pairs, %d with the same count under both runtimes, %d runs skipped (time); the others:' \
         "$pairs" "$equal" "$SAN_SKIPPED")" "${SAN_ROWS[@]}")
+}
+
+# ---- (a') compute-sanitizer over the public corpus, in the background -------------------------
+
+CORPUS_PID=""
+CORPUS_ROWS=()
+CORPUS_FAIL=0
+start_corpus_sanitizer() {
+    local want=${RELIABILITY_CORPUS:-}
+    if [ -z "$want" ]; then
+        want=0
+        ls "$W"/corpus/bin/*/*.minicudart >/dev/null 2>&1 && want=1
+    fi
+    [ "$want" = 1 ] || return
+    # Ends with the soaks (its budget is a hard end), or with what is left when there are none.
+    local budget=$SOAK_LEN
+    [ "$budget" -gt 0 ] || budget=$(($(remaining) - TAIL - RESERVE))
+    echo "== corpus sanitizer: tests/gpu/corpus_sanitizer.sh in the background, ${budget}s"
+    CORPUS_SANITIZER_BUDGET_S=$budget CORPUS_SANITIZER_JOBS=${CORPUS_SANITIZER_JOBS:-6} \
+        "$ROOT/tests/gpu/corpus_sanitizer.sh" >"$OUT/corpus_sanitizer.log" 2>&1 &
+    CORPUS_PID=$!
+}
+wait_corpus_sanitizer() {
+    [ -n "$CORPUS_PID" ] || return
+    while kill -0 "$CORPUS_PID" 2>/dev/null && [ "$(($(remaining) - AFTER))" -gt 10 ]; do sleep 1; done
+    kill -0 "$CORPUS_PID" 2>/dev/null && { kill "$CORPUS_PID" 2>/dev/null; echo "== corpus sanitizer: killed at the soaks' end"; }
+    wait "$CORPUS_PID"
+    local rc=$?
+    tar -C "$W/corpus" -czf "$OUT/corpus_sanitizer_logs.tgz" sanitizer 2>/dev/null
+    # Its table (the lines after its "== compute-sanitizer over the public corpus" header) less
+    # the pairs with the same count: the whole table is in corpus_sanitizer.log.
+    mapfile -t CORPUS_ROWS < <(sed -n '/^== compute-sanitizer over the public corpus/,$p' \
+        "$OUT/corpus_sanitizer.log" | grep -v ' same$')
+    [ ${#CORPUS_ROWS[@]} -gt 0 ] || CORPUS_ROWS=("corpus sanitizer: no table (exit $rc; $OUT/corpus_sanitizer.log)")
+    [ "$rc" = 0 ] || CORPUS_FAIL=1
 }
 
 # ---- main -----------------------------------------------------------------------------------
@@ -586,10 +607,12 @@ main() {
         AFTER=$((AFTER + FAULTS_TORCH_RESERVE_S))
     RESERVE=$AFTER
     start_soaks
+    start_corpus_sanitizer
     run_stress
     run_faults_busy
     run_sanitizers
     [ "$SOAK_LEN" -gt 0 ] && wait_soaks
+    wait_corpus_sanitizer
     RESERVE=0
     run_faults_quiet
 
@@ -610,6 +633,7 @@ main() {
         echo "== minicudart reliability (issue 18): $((SECONDS - START))s of ${BUDGET}s; logs in $OUT"
         [ "$build_rc" = 0 ] || echo "build: FAILED (rc $build_rc; $OUT/build.log)"
         printf '%s\n' "${SAN_ROWS[@]}"
+        [ ${#CORPUS_ROWS[@]} -gt 0 ] && printf '%s\n' "${CORPUS_ROWS[@]}"
         printf '%s\n' "${SOAK_ROWS[@]}"
         printf '%s\n' "${SOAK_LINES[@]}"
         echo "$STRESS_ROW"
@@ -618,7 +642,7 @@ main() {
     } | tee "$OUT/summary.txt"
     tar -C "$OUT" -czf "$OUT/logs.tar.gz" --exclude logs.tar.gz . 2>/dev/null
     if [ "$NOGPU" = 1 ]; then echo "RESULT: NO GPU"; return 3; fi
-    local failures=$((SAN_FAIL + SOAK_FAIL + STRESS_FAIL + FAULT_FAIL + (build_rc != 0)))
+    local failures=$((SAN_FAIL + CORPUS_FAIL + SOAK_FAIL + STRESS_FAIL + FAULT_FAIL + (build_rc != 0)))
     if [ "$failures" -gt 0 ]; then echo "RESULT: $failures FAIL"; return 1; fi
     echo "RESULT: PASS"
 }
