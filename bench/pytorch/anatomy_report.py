@@ -386,11 +386,16 @@ def analyse_modes(out, R):
             rows.append((mode, "no summary", "", "", "", "", ""))
             continue
         calls = (sb["calls"] - sa["calls"]) / n
-        host = (sb["calls_ms"] - sa["calls_ms"]) / n
         launches = (sb.get("launches", 0) - sa.get("launches", 0)) / n
         per = {k: (sb["functions"].get(k, 0) - sa["functions"].get(k, 0)) / n
                for k in set(sb["functions"]) | set(sa["functions"])}
         per = {k: v for k, v in per.items() if abs(v) >= 0.5 / n}
+        # Host time in the runtime per step: the difference of the two processes' times, over
+        # the functions the steps call only.  The set-up's functions (cudaMalloc, module loads
+        # outside a launch, host allocations) differ in time from one process to the next by
+        # more than a step's whole cost; counting them made the figure noise, even negative.
+        host = sum(sb["function_ms"].get(k, 0.0) - sa["function_ms"].get(k, 0.0)
+                   for k in per) / n
         top = sorted(per.items(), key=lambda kv: -kv[1])
         if calls < 0 or launches < 0:
             # The two processes' set-up differed (torch.compile: the second process finds the
