@@ -290,6 +290,30 @@ int cubin_kernel_params(const cubin_kernel *k, cubin_param *out, size_t cap, fat
 int ptx_entry_param_count(const char *ptx, size_t size, const char *name, uint32_t *count,
                           fatbin_error *err);
 
+/* Every entry of a PTX text with its parameter count, read in one pass and sorted by name, so
+ * that a module's kernels are counted without a scan of the text each.  The names point into
+ * the text, which must outlive the table. */
+typedef struct ptx_entry {
+    const char *name;          /* in the text; not NUL-terminated */
+    size_t name_len;
+    uint32_t param_count;
+} ptx_entry;
+typedef struct ptx_entries {
+    ptx_entry *entry;          /* malloc'd, `count` of them; NULL when none */
+    size_t count;
+} ptx_entries;
+
+/* Reads ptx[0..size) (a NUL ends it, as for ptx_entry_param_count) into *out: FATBIN_OK, or
+ * FATBIN_BAD (NULL argument, out of memory; *out then empty).  An entry cut by the end of the
+ * text (its parameter list not closed, or nothing after its name) is left out, and nothing
+ * after an unclosed list is read. */
+int ptx_entries_read(ptx_entries *out, const char *ptx, size_t size, fatbin_error *err);
+/* Entry `name`'s count: FATBIN_OK with *count set, FATBIN_END when the table has no such entry,
+ * FATBIN_BAD on a NULL argument.  The same answers as ptx_entry_param_count on the same text,
+ * for every entry whose list is closed. */
+int ptx_entries_find(const ptx_entries *e, const char *name, uint32_t *count);
+void ptx_entries_free(ptx_entries *e);
+
 /* ---- choosing the image for a device -------------------------------------------------------- */
 
 typedef struct fatbin_choice {

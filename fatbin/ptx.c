@@ -22,7 +22,13 @@
  * parameters are the `.param` tokens between the `(` that follows and its `)`; an entry with no
  * `(` has none.  Nothing is read past `size`, and a NUL (the padding after PTX in a fatbin) ends
  * the text.
+ *
+ * A module loaded from PTX has its kernels resolved one by one, each asking for its count; a
+ * scan per kernel would read the text up to each entry, O(kernels x text) for a module, which
+ * eager loading of a large PTX-only library pays in full.  ptx_entries_read reads the text
+ * once into a table of every entry, sorted by name, and ptx_entries_find answers from it.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -91,13 +97,14 @@ static int ptx_token_is(const char *s, ptx_token t, const char *word, size_t wor
     return t.len == word_len && memcmp(s + t.at, word, word_len) == 0;
 }
 
-/* Counts the `.param` tokens from just after an entry's `(` to its `)`. */
-static int ptx_count_params(const char *s, size_t size, size_t pos, const char *name,
+/* Counts the `.param` tokens from just after an entry's `(` (*pos) to its `)`; *pos moves past
+ * the `)`. */
+static int ptx_count_params(const char *s, size_t size, size_t *pos, const char *name,
                             size_t open_at, uint32_t *count, fatbin_error *err)
 {
     uint32_t n = 0;
     for (;;) {
-        ptx_token t = ptx_next(s, size, &pos);
+        ptx_token t = ptx_next(s, size, pos);
         if (t.len == 0)
             return fatbin_fail(err, open_at, "PTX entry %s: parameter list not closed before "
                                "the end of the text", name);
@@ -142,8 +149,102 @@ int ptx_entry_param_count(const char *ptx, size_t size, const char *name, uint32
             *count = 0;              /* `{` or a directive: no parameter list */
             return FATBIN_OK;
         }
-        return ptx_count_params(ptx, size, pos, name, next.at, count, err);
+        return ptx_count_params(ptx, size, &pos, name, next.at, count, err);
     }
     fatbin_fail(err, size, "PTX has no entry %s", name);
     return FATBIN_END;
+}
+
+/* Name order, and text order among equal names (ptx_entries_find answers the first, as
+ * ptx_entry_param_count does). */
+static int ptx_entry_cmp(const void *a, const void *b)
+{
+    const ptx_entry *x = a, *y = b;
+    int c = memcmp(x->name, y->name, x->name_len < y->name_len ? x->name_len : y->name_len);
+    if (c)
+        return c;
+    if (x->name_len != y->name_len)
+        return x->name_len < y->name_len ? -1 : 1;
+    return x->name < y->name ? -1 : x->name > y->name;
+}
+
+int ptx_entries_read(ptx_entries *out, const char *ptx, size_t size, fatbin_error *err)
+{
+    if (!out)
+        return fatbin_fail(err, 0, "PTX entries: NULL argument");
+    *out = (ptx_entries){ 0 };
+    if (!ptx)
+        return fatbin_fail(err, 0, "PTX entries: NULL argument");
+    const char *nul = memchr(ptx, 0, size);
+    if (nul)
+        size = (size_t)(nul - ptx);
+
+    size_t cap = 0, pos = 0;
+    for (ptx_token t = ptx_next(ptx, size, &pos); t.len; t = ptx_next(ptx, size, &pos)) {
+        if (!ptx_token_is(ptx, t, ".entry", 6))
+            continue;
+        size_t after_entry = pos;
+        ptx_token id = ptx_next(ptx, size, &pos);
+        if (id.len == 0 || !ptx_word_char(ptx[id.at])) {
+            pos = after_entry;       /* no name: the next token may be anything */
+            continue;
+        }
+        size_t after_name = pos;
+        ptx_token next = ptx_next(ptx, size, &pos);
+        uint32_t count = 0;
+        if (next.len == 0)
+            break;                   /* the text ends after the name: a cut entry */
+        if (ptx_token_is(ptx, next, "(", 1)) {
+            /* A list not closed runs to the end of the text: no entry follows it. */
+            fatbin_error unclosed;
+            if (ptx_count_params(ptx, size, &pos, "", next.at, &count, &unclosed) != FATBIN_OK)
+                break;
+        } else {
+            pos = after_name;        /* `{` or a directive: no parameter list */
+        }
+        if (out->count == cap) {
+            size_t more = cap ? cap * 2 : 64;
+            ptx_entry *grown = realloc(out->entry, more * sizeof *grown);
+            if (!grown) {
+                ptx_entries_free(out);
+                return fatbin_fail(err, id.at, "PTX entries: out of memory at %zu entries", cap);
+            }
+            out->entry = grown;
+            cap = more;
+        }
+        out->entry[out->count++] = (ptx_entry){ ptx + id.at, id.len, count };
+    }
+    if (out->count > 1)
+        qsort(out->entry, out->count, sizeof *out->entry, ptx_entry_cmp);
+    return FATBIN_OK;
+}
+
+int ptx_entries_find(const ptx_entries *e, const char *name, uint32_t *count)
+{
+    if (!e || !name || !count)
+        return FATBIN_BAD;
+    ptx_entry key = { name, strlen(name), 0 };
+    size_t lo = 0, hi = e->count;    /* the first entry not below `key` by name */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const ptx_entry *m = &e->entry[mid];
+        int c = memcmp(m->name, name, m->name_len < key.name_len ? m->name_len : key.name_len);
+        if (c < 0 || (c == 0 && m->name_len < key.name_len))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == e->count || e->entry[lo].name_len != key.name_len ||
+        memcmp(e->entry[lo].name, name, key.name_len) != 0)
+        return FATBIN_END;
+    *count = e->entry[lo].param_count;
+    return FATBIN_OK;
+}
+
+void ptx_entries_free(ptx_entries *e)
+{
+    if (!e)
+        return;
+    free(e->entry);
+    *e = (ptx_entries){ 0 };
 }

@@ -183,6 +183,9 @@ typedef struct rt_module_dev {
     const char *ptx;              /* the PTX text JIT-compiled (for parameter counts), NULL for
                                    * a cubin; in `image` or in the registered fatbin */
     size_t ptx_size;
+    ptx_entries ptx_index;        /* every entry of `ptx` with its count, read at the first
+                                   * kernel's (module.c: rt_param_count); owned */
+    bool ptx_indexed;             /* ptx_index has been read (it may be empty) */
     bool from_library;            /* module is the library's (rt_module.library): not ours to
                                    * unload */
 } rt_module_dev;
@@ -415,6 +418,9 @@ static inline bool rt_handle_stale(rt_handle_kind kind, const void *handle)
 
 /* Loads module m on device d (once per context generation) and binds its managed variables. */
 cudaError_t rt_module_ensure(rt_module *m, rt_device *d, rt_module_dev **out);
+/* Frees what md owns (the decompressed or linked image, the PTX entry table) and leaves md
+ * empty but for its generation and error; the driver's module is the caller's business. */
+void rt_module_dev_release(rt_module_dev *md);
 /* Resolves kernel k on device d: loads its module if needed, gets the CUfunction and the
  * parameter layout. */
 cudaError_t rt_kernel_resolve_slow(rt_kernel *k, rt_device *d, rt_kernel_dev **out);

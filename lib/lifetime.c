@@ -167,13 +167,7 @@ static void rt_module_unload_from(rt_module *m, size_t slot)
     }
     /* A kernel or variable of m reached through a pointer kept from before finds this error
      * instead of loading again from an image that is gone. */
-    free(md->image);
-    md->image = NULL;
-    md->module = NULL;
-    md->cubin = NULL;
-    md->cubin_size = 0;
-    md->ptx = NULL;
-    md->ptx_size = 0;
+    rt_module_dev_release(md);
     md->error = cudaErrorInvalidResourceHandle;
 }
 

@@ -224,12 +224,25 @@ static cudaError_t rt_module_ensure_locked(rt_module *m, rt_device *d, rt_module
         return md->error;
 
     /* First use in this context (or the context was reset, which destroyed the old module). */
-    free(md->image);
+    rt_module_dev_release(md);
     *md = (rt_module_dev){ .generation = generation };
     md->error = rt_module_load(m, d, md);
     if (md->error == cudaSuccess && m->has_managed)
         md->error = rt_module_bind_managed(m, md);
     return md->error;
+}
+
+void rt_module_dev_release(rt_module_dev *md)
+{
+    free(md->image);
+    md->image = NULL;
+    ptx_entries_free(&md->ptx_index);
+    md->ptx_indexed = false;
+    md->module = NULL;
+    md->cubin = NULL;
+    md->cubin_size = 0;
+    md->ptx = NULL;
+    md->ptx_size = 0;
 }
 
 cudaError_t rt_module_ensure(rt_module *m, rt_device *d, rt_module_dev **out)
@@ -285,10 +298,19 @@ static bool rt_param_count(rt_kernel *k, rt_module_dev *md, uint32_t *count, con
             return true;
         }
     } else if (md && md->ptx) {
-        if (ptx_entry_param_count(md->ptx, md->ptx_size, k->name, count, &err) == FATBIN_OK) {
+        /* One read of the text for all of the module's kernels (fatbin/ptx.c says why); under
+         * rt_load_lock, as every resolve is. */
+        if (!md->ptx_indexed) {
+            md->ptx_indexed = true;
+            if (ptx_entries_read(&md->ptx_index, md->ptx, md->ptx_size, &err) == FATBIN_OK)
+                RT_TRACE("module PTX: %zu entries read", md->ptx_index.count);
+        }
+        if (ptx_entries_find(&md->ptx_index, k->name, count) == FATBIN_OK) {
             *from = "cuFuncGetParamInfo, count from the PTX";
             return true;
         }
+        snprintf(err.message, sizeof err.message, "no closed entry of that name in the PTX "
+                 "(%zu entries)", md->ptx_index.count);
     } else {
         return false;
     }

@@ -367,7 +367,7 @@ static void rt_module_free(rt_module *m)
         free(h);
     }
     for (int slot = 0; m->dev && slot < rt_slot_count; slot++)
-        free(m->dev[slot].image);          /* NULL after rt_module_unload */
+        rt_module_dev_release(&m->dev[slot]);   /* empty after rt_module_unload */
     free(m->dev);
     free(m->handle);
     free(m);

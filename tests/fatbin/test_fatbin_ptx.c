@@ -2,7 +2,9 @@
  * test_fatbin_ptx.c - ptx_entry_param_count: an entry's parameter count from PTX text, on
  * hand-written PTX of the shapes nvcc emits, on broken text (each buffer exactly its size, so
  * ASan sees any over-read), and, where the build made fixtures (FIXTURE_DIR), on nvcc's own PTX
- * against the .nv.info counts of the cubin compiled from the same source.
+ * against the .nv.info counts of the cubin compiled from the same source.  ptx_entries_read /
+ * ptx_entries_find, the one-pass table the runtime uses, must give the same answers on all of
+ * these texts.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -30,13 +32,32 @@ static int count_in(const char *text, const char *name, uint32_t *count, fatbin_
     return rc;
 }
 
+/* The table's answer for `name`, the table read from an exact-size copy of the text. */
+static int table_count_in(const char *text, size_t size, const char *name, uint32_t *count)
+{
+    char *copy = malloc(size ? size : 1);
+    assert_non_null(copy);
+    memcpy(copy, text, size);
+    ptx_entries e;
+    fatbin_error err = { 0 };
+    assert_int_equal(ptx_entries_read(&e, copy, size, &err), FATBIN_OK);
+    int rc = ptx_entries_find(&e, name, count);
+    ptx_entries_free(&e);
+    free(copy);
+    return rc;
+}
+
 static uint32_t count_of(const char *text, const char *name)
 {
-    uint32_t count = 12345;
+    uint32_t count = 12345, from_table = 54321;
     fatbin_error err = { 0 };
     int rc = count_in(text, name, &count, &err);
     if (rc != FATBIN_OK)
         fail_msg("%s: rc %d: %s", name, rc, err.message);
+    if (table_count_in(text, strlen(text), name, &from_table) != FATBIN_OK)
+        fail_msg("%s: not in the table", name);
+    if (from_table != count)
+        fail_msg("%s: the table says %u, the scan %u", name, from_table, count);
     return count;
 }
 
@@ -108,6 +129,14 @@ static void missing_entry_is_end_with_a_message(void **state)
     assert_int_equal(count_in(vadd_ptx, "_Z4vaddPKfS0_", &count, &err), FATBIN_END);
     assert_non_null(strstr(err.message, "no entry _Z4vaddPKfS0_"));
     assert_int_equal(count, 7);
+    assert_int_equal(table_count_in(vadd_ptx, strlen(vadd_ptx), "_Z4vaddPKfS0_", &count),
+                     FATBIN_END);
+    assert_int_equal(table_count_in(vadd_ptx, strlen(vadd_ptx), "_Z4vaddPKfS0_Pfix", &count),
+                     FATBIN_END);
+    assert_int_equal(count, 7);
+    const char *func_only = ".func k(.param .u32 a)\n{\n}\n";
+    assert_int_equal(table_count_in(func_only, strlen(func_only), "k", &count), FATBIN_END);
+    assert_int_equal(table_count_in("", 0, "k", &count), FATBIN_END);
     /* Only a .func of that name. */
     assert_int_equal(count_in(".func k(.param .u32 a)\n{\n}\n", "k", &count, &err), FATBIN_END);
     assert_int_equal(count_in("", "k", &count, &err), FATBIN_END);
@@ -137,6 +166,10 @@ static void truncated_text_is_bad_at_every_cut(void **state)
             assert_int_equal(rc, FATBIN_BAD);
         assert_int_equal(count, 99);
         assert_true(err.message[0] != '\0');
+        /* The table leaves the cut entry out (a shorter name read at a cut in the middle of
+         * the name is another entry, never this one). */
+        assert_int_equal(table_count_in(vadd_ptx, cut, "_Z4vaddPKfS0_Pfi", &count), FATBIN_END);
+        assert_int_equal(count, 99);
     }
     uint32_t count = 0;
     fatbin_error err = { 0 };
@@ -155,6 +188,57 @@ static void nul_ends_the_text(void **state)
     assert_int_equal(count, 1);
     assert_int_equal(ptx_entry_param_count(padded, sizeof padded, "b", &count, &err),
                      FATBIN_END);
+}
+
+static void table_keeps_entries_before_an_unclosed_list_and_the_first_of_a_name(void **state)
+{
+    (void)state;
+    const char *ptx = ".entry b(\n.param .u32 x,\n.param .u32 y\n)\n{\n}\n"
+                      ".entry a(\n.param .u32 x\n)\n{\n}\n"
+                      ".entry a(\n)\n{\n}\n"           /* a second `a`: the first counts */
+                      ".entry ab\n{\n}\n"
+                      ".entry c(\n.param .u32 x,\n"      /* never closed: d is inside it */
+                      ".entry d\n{\n}\n";
+    size_t size = strlen(ptx);
+    ptx_entries e;
+    fatbin_error err = { 0 };
+    assert_int_equal(ptx_entries_read(&e, ptx, size, &err), FATBIN_OK);
+    assert_int_equal(e.count, 4);   /* b, a, a, ab */
+    uint32_t count = 99;
+    assert_int_equal(ptx_entries_find(&e, "a", &count), FATBIN_OK);
+    assert_int_equal(count, 1);
+    assert_int_equal(ptx_entries_find(&e, "ab", &count), FATBIN_OK);
+    assert_int_equal(count, 0);
+    assert_int_equal(ptx_entries_find(&e, "b", &count), FATBIN_OK);
+    assert_int_equal(count, 2);
+    count = 99;
+    assert_int_equal(ptx_entries_find(&e, "c", &count), FATBIN_END);
+    assert_int_equal(ptx_entries_find(&e, "d", &count), FATBIN_END);
+    assert_int_equal(ptx_entries_find(&e, "", &count), FATBIN_END);
+    assert_int_equal(count, 99);
+    ptx_entries_free(&e);
+    assert_null(e.entry);
+    assert_int_equal(e.count, 0);
+    /* The scan, asked for `a`, answers the first `a` too. */
+    assert_int_equal(ptx_entry_param_count(ptx, size, "a", &count, &err), FATBIN_OK);
+    assert_int_equal(count, 1);
+}
+
+static void table_bad_arguments_are_bad(void **state)
+{
+    (void)state;
+    ptx_entries e = { 0 };
+    uint32_t count;
+    fatbin_error err = { 0 };
+    assert_int_equal(ptx_entries_read(NULL, vadd_ptx, sizeof vadd_ptx, &err), FATBIN_BAD);
+    assert_int_equal(ptx_entries_read(&e, NULL, 4, &err), FATBIN_BAD);
+    assert_null(e.entry);
+    assert_int_equal(ptx_entries_find(NULL, "k", &count), FATBIN_BAD);
+    assert_int_equal(ptx_entries_find(&e, NULL, &count), FATBIN_BAD);
+    assert_int_equal(ptx_entries_find(&e, "k", NULL), FATBIN_BAD);
+    assert_int_equal(ptx_entries_find(&e, "k", &count), FATBIN_END);   /* an empty table */
+    ptx_entries_free(&e);
+    ptx_entries_free(NULL);
 }
 
 static void bad_arguments_are_bad(void **state)
@@ -192,20 +276,28 @@ static void nvcc_ptx_counts_match_the_cubin_nv_info(void **state)
     cubin c;
     cubin_kernel k;
     fatbin_error err = { 0 };
+    ptx_entries table;
+    assert_int_equal(ptx_entries_read(&table, (const char *)ptx, ptx_size, &err), FATBIN_OK);
     assert_int_equal(cubin_open(&c, image, cubin_size, &err), FATBIN_OK);
     size_t iter = 0, kernels = 0;
     int rc;
     while ((rc = cubin_next_kernel(&c, &iter, &k, &err)) == FATBIN_OK) {
-        uint32_t count = UINT32_MAX;
+        uint32_t count = UINT32_MAX, from_table = UINT32_MAX;
         if (ptx_entry_param_count((const char *)ptx, ptx_size, k.name, &count, &err) !=
             FATBIN_OK)
             fail_msg("%s: %s", k.name, err.message);
         if (count != k.param_count)
             fail_msg("%s: PTX says %u parameters, .nv.info %u", k.name, count, k.param_count);
+        if (ptx_entries_find(&table, k.name, &from_table) != FATBIN_OK ||
+            from_table != k.param_count)
+            fail_msg("%s: the table says %u parameters, .nv.info %u", k.name, from_table,
+                     k.param_count);
         kernels++;
     }
     assert_int_equal(rc, FATBIN_END);
     assert_true(kernels >= 7);      /* k_struct, k_many, k_big4k, k_v2, k_shared, k_noargs, ... */
+    assert_int_equal(table.count, kernels);   /* every .entry of the PTX is a kernel of the cubin */
+    ptx_entries_free(&table);
     free(ptx);
     free(image);
     fixture_free(&fx);
@@ -224,6 +316,8 @@ int main(void)
         cmocka_unit_test(truncated_text_is_bad_at_every_cut),
         cmocka_unit_test(nul_ends_the_text),
         cmocka_unit_test(bad_arguments_are_bad),
+        cmocka_unit_test(table_keeps_entries_before_an_unclosed_list_and_the_first_of_a_name),
+        cmocka_unit_test(table_bad_arguments_are_bad),
 #ifdef FIXTURE_DIR
         cmocka_unit_test(nvcc_ptx_counts_match_the_cubin_nv_info),
 #endif
