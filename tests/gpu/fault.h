@@ -20,19 +20,9 @@ static int fault_failures;
 static const char *fault_program = "fault";
 
 /* A watchdog: a program that hangs prints FAIL and exits 1 after `seconds`. */
-static void fault_on_alarm(int sig)
-{
-    (void)sig;
-    static const char text[] = "FAIL: watchdog: the program hangs\n";
-    ssize_t ignored = write(1, text, sizeof text - 1);
-    (void)ignored;
-    _exit(1);
-}
-
 static inline void fault_watchdog(unsigned seconds)
 {
-    signal(SIGALRM, fault_on_alarm);
-    alarm(seconds);
+    gpu_watchdog(seconds, "FAIL: watchdog: the program hangs\n");
 }
 
 /* "  <what> -> <code> <name>"; returns the code. */

@@ -34,23 +34,6 @@ extern "C" __global__ void fault_fork_spin(long long cycles)
 static const int N = 1024;
 static const int WORKERS = 4;
 
-struct fill_params {
-    int *out;
-    int n;
-    int base;
-};
-
-static void fake_fill(const void *params, size_t size, const unsigned grid[3],
-                      const unsigned block[3])
-{
-    fill_params p;
-    memset(&p, 0, sizeof p);
-    memcpy(&p, params, size < sizeof p ? size : sizeof p);
-    for (unsigned long long i = 0; i < (unsigned long long)grid[0] * block[0]; i++)
-        if (i < (unsigned long long)p.n)
-            p.out[i] = p.base + (int)i;
-}
-
 // Fill, copy back, check: the first failing call's error (cudaErrorUnknown for a wrong value).
 static cudaError_t round_trip(int *d, int base)
 {
@@ -79,7 +62,7 @@ int main(void)
     fault_program = "fault_fork";
     fault_watchdog(150);
     if (fake_register_fn reg = gpu_fake_registrar())
-        reg("fault_fork_fill", fake_fill);              // fault_fork_spin: nothing
+        reg("fault_fork_fill", gpu_fake_fill);              // fault_fork_spin: nothing
     gpu_require("fault_fork");
     int *d = NULL;
     CHECK(cudaMalloc((void **)&d, N * sizeof(int)));

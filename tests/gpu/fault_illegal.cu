@@ -41,23 +41,6 @@ extern "C" __global__ void fault_store(int *p, int v)
 static const int N = 1024;
 static const int WORKERS = 4;
 
-struct fill_params {
-    int *out;
-    int n;
-    int base;
-};
-
-static void fake_fill(const void *params, size_t size, const unsigned grid[3],
-                      const unsigned block[3])
-{
-    fill_params p;
-    memset(&p, 0, sizeof p);
-    memcpy(&p, params, size < sizeof p ? size : sizeof p);
-    for (unsigned long long i = 0; i < (unsigned long long)grid[0] * block[0]; i++)
-        if (i < (unsigned long long)p.n)
-            p.out[i] = p.base + (int)i;
-}
-
 // Allocates, fills on `stream`, copies back and checks; the first failing call's error.
 static cudaError_t round_trip(cudaStream_t stream, int base)
 {
@@ -150,7 +133,7 @@ int main(void)
     fault_program = "fault_illegal";
     fault_watchdog(120);
     if (fake_register_fn reg = gpu_fake_registrar())
-        reg("fault_fill", fake_fill);                   // fault_spin, fault_store: nothing
+        reg("fault_fill", gpu_fake_fill);                   // fault_spin, fault_store: nothing
     fault_fail_fn fake_fail = fault_fake_fail();
     gpu_require("fault_illegal");
 

@@ -29,23 +29,6 @@ extern "C" __global__ void fault_ipc_fill(int *p, int n, int base)
 
 static const int N = 4096;
 
-struct fill_params {
-    int *p;
-    int n;
-    int base;
-};
-
-static void fake_fill(const void *params, size_t size, const unsigned grid[3],
-                      const unsigned block[3])
-{
-    fill_params f;
-    memset(&f, 0, sizeof f);
-    memcpy(&f, params, size < sizeof f ? size : sizeof f);
-    for (unsigned long long i = 0; i < (unsigned long long)grid[0] * block[0]; i++)
-        if (i < (unsigned long long)f.n)
-            f.p[i] = f.base + (int)i;
-}
-
 // How many of n ints at p (from index `from`) differ from base + index.
 static int wrong(const int *p, int from, int n, int base)
 {
@@ -138,7 +121,7 @@ int main(int argc, char **argv)
     fault_program = "fault_ipc_kill";
     setvbuf(stdout, NULL, _IONBF, 0);
     if (fake_register_fn reg = gpu_fake_registrar())
-        reg("fault_ipc_fill", fake_fill);
+        reg("fault_ipc_fill", gpu_fake_fill);
     if (argc > 1) {
         fault_watchdog(60);
         return child(argc, argv);

@@ -50,21 +50,6 @@ extern "C" __global__ void fault_reset_fill(int *out, int n, int base)
         out[i] = base + i;
 }
 
-static void fake_fill(const void *params, size_t size, const unsigned grid[3],
-                      const unsigned block[3])
-{
-    struct {
-        int *out;
-        int n;
-        int base;
-    } p;
-    memset(&p, 0, sizeof p);
-    memcpy(&p, params, size < sizeof p ? size : sizeof p);
-    for (unsigned long long i = 0; i < (unsigned long long)grid[0] * block[0]; i++)
-        if (i < (unsigned long long)p.n)
-            p.out[i] = p.base + (int)i;
-}
-
 static size_t free_now(void)
 {
     size_t free_bytes = 0, total = 0;
@@ -137,7 +122,7 @@ int main(void)
     fault_watchdog(150);
     fake_register_fn reg = gpu_fake_registrar();
     if (reg)
-        reg("fault_reset_fill", fake_fill);
+        reg("fault_reset_fill", gpu_fake_fill);
     gpu_require("fault_reset");
 
     for (int cycle = 1; cycle <= 2; cycle++) {

@@ -10,9 +10,11 @@
 
 #include <cuda_runtime.h>
 #include <dlfcn.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define GPU_EXIT_NO_GPU 2
 
@@ -84,6 +86,40 @@ static inline fake_register_fn gpu_fake_registrar(void)
     fake_register_fn reg = NULL;
     memcpy(&reg, &sym, sizeof reg);
     return reg;
+}
+
+/* The host version, for the fake, of the fill kernel several programs launch under names of
+ * their own: `(int *out, int n, int base)`, out[i] = base + i for every thread i < n. */
+static inline void gpu_fake_fill(const void *params, size_t size, const unsigned grid[3],
+                                 const unsigned block[3])
+{
+    struct {
+        int *out;
+        int n;
+        int base;
+    } p;
+    memset(&p, 0, sizeof p);
+    memcpy(&p, params, size < sizeof p ? size : sizeof p);
+    for (unsigned long long i = 0; i < (unsigned long long)grid[0] * block[0]; i++)
+        if (i < (unsigned long long)p.n)
+            p.out[i] = p.base + (int)i;
+}
+
+/* A watchdog: a program still running after `seconds` prints `message` (a whole line, kept
+ * by the caller) and exits 1, so that a hang or a deadlock is a failure with a name. */
+static const char *gpu_watchdog_message = "FAIL: watchdog\n";
+static inline void gpu_on_alarm(int sig)
+{
+    (void)sig;
+    ssize_t ignored = write(1, gpu_watchdog_message, strlen(gpu_watchdog_message));
+    (void)ignored;
+    _exit(1);
+}
+static inline void gpu_watchdog(unsigned seconds, const char *message)
+{
+    gpu_watchdog_message = message;
+    signal(SIGALRM, gpu_on_alarm);
+    alarm(seconds);
 }
 
 #endif

@@ -29,23 +29,6 @@ extern "C" __global__ void early_fill(int *out, int n, int base)
 
 static const int N = 512;
 
-struct fill_params {
-    int *out;
-    int n;
-    int base;
-};
-
-static void fake_early_fill(const void *params, size_t size, const unsigned grid[3],
-                            const unsigned block[3])
-{
-    fill_params p;
-    memset(&p, 0, sizeof p);
-    memcpy(&p, params, size < sizeof p ? size : sizeof p);
-    for (unsigned long long i = 0; i < (unsigned long long)grid[0] * block[0]; i++)
-        if (i < (unsigned long long)p.n)
-            p.out[i] = p.base + (int)i;
-}
-
 // The fake driver's call counter (tests/fake/fakecuda.h), NULL on a GPU.
 typedef size_t (*count_fn)(const char *name);
 static count_fn fake_count(void)
@@ -208,7 +191,7 @@ int main(int argc, char **argv)
     if (!strcmp(mode, "never"))       // no CUDA call at all, not even the fake's registrar
         return 0;
     if (fake_register_fn reg = gpu_fake_registrar())
-        reg("early_fill", fake_early_fill);
+        reg("early_fill", gpu_fake_fill);
     int rc;
     if (!strcmp(mode, "work"))
         rc = mode_work();

@@ -22,29 +22,12 @@ extern "C" __global__ void fork_fill(int *out, int n, int base)
 
 static const int N = 1024;
 
-struct fill_params {
-    int *out;
-    int n;
-    int base;
-};
-
-static void fake_fork_fill(const void *params, size_t size, const unsigned grid[3],
-                           const unsigned block[3])
-{
-    fill_params p;
-    memset(&p, 0, sizeof p);
-    memcpy(&p, params, size < sizeof p ? size : sizeof p);
-    for (unsigned long long i = 0; i < (unsigned long long)grid[0] * block[0]; i++)
-        if (i < (unsigned long long)p.n)
-            p.out[i] = p.base + (int)i;
-}
-
 // Against the fake driver (tests/e2e): the kernel as a host function.  Looked up, not loaded:
 // loading the fake here would not initialise the runtime, but keep the first fork honest anyway.
 static void register_fake_kernel(void)
 {
     if (fake_register_fn reg = gpu_fake_registrar())
-        reg("fork_fill", fake_fork_fill);
+        reg("fork_fill", gpu_fake_fill);
 }
 
 // Allocates, launches, copies back and checks; returns the first failing call's error.

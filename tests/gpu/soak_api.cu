@@ -384,15 +384,6 @@ static void sample(double seconds)
             seconds, status_field("VmRSS"), used_kb, open_fds(), status_field("Threads"));
 }
 
-static void watchdog(int sig)
-{
-    static const char text[] = "FAIL soak_api: not finished in time (hang?)\n";
-    (void)sig;
-    ssize_t ignored = write(1, text, sizeof text - 1);
-    (void)ignored;
-    _exit(1);
-}
-
 int main(void)
 {
     register_fake_kernels();
@@ -402,8 +393,8 @@ int main(void)
     env = getenv("SOAK_SAMPLE_S");
     double every = env && *env && atof(env) > 0 ? atof(env) : 3;
     env = getenv("SOAK_TIMEOUT_S");
-    signal(SIGALRM, watchdog);
-    alarm(env && *env ? (unsigned)atoi(env) : (unsigned)seconds + 120);
+    gpu_watchdog(env && *env ? (unsigned)atoi(env) : (unsigned)seconds + 120,
+                 "FAIL soak_api: not finished in time (hang?)\n");
 
     cudaStream_t s = NULL;
     CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));

@@ -429,15 +429,6 @@ static void thread_main(worker *w)
     w->finish();
 }
 
-static void watchdog(int sig)
-{
-    static const char text[] = "FAIL stress_concurrency: not finished in time (deadlock?)\n";
-    (void)sig;
-    ssize_t ignored = write(1, text, sizeof text - 1);
-    (void)ignored;
-    _exit(1);
-}
-
 int main(void)
 {
     register_fake_kernels();
@@ -449,8 +440,8 @@ int main(void)
     if (env && *env)
         seconds = atof(env);
     env = getenv("STRESS_TIMEOUT_S");
-    signal(SIGALRM, watchdog);
-    alarm(env && *env ? (unsigned)atoi(env) : (unsigned)seconds + 120);
+    gpu_watchdog(env && *env ? (unsigned)atoi(env) : (unsigned)seconds + 120,
+                 "FAIL stress_concurrency: not finished in time (deadlock?)\n");
 
     std::vector<thread_state> all(threads_n);
     states = &all;

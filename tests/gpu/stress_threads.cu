@@ -383,22 +383,13 @@ static bool close_and_reopen(void)
     return closed && program_ok && reopened;
 }
 
-static void watchdog(int sig)
-{
-    static const char text[] = "FAIL stress_threads: not finished in time (deadlock?)\n";
-    (void)sig;
-    ssize_t ignored = write(1, text, sizeof text - 1);
-    (void)ignored;
-    _exit(1);
-}
-
 int main(void)
 {
     register_fake_kernels();
     gpu_require("stress_threads");
     const char *limit = getenv("STRESS_TIMEOUT_S");
-    signal(SIGALRM, watchdog);
-    alarm(limit && *limit ? (unsigned)atoi(limit) : 240);
+    gpu_watchdog(limit && *limit ? (unsigned)atoi(limit) : 240,
+                 "FAIL stress_threads: not finished in time (deadlock?)\n");
 
     // The workers start with the runtime initialised (gpu_require) but no context yet: the
     // first streams, on 17 threads at once, make it.
