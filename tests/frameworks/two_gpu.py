@@ -39,28 +39,11 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from workloads import BATCH, GPT, SEQ, VOCAB  # noqa: E402 - the same model as workloads.py
+from workloads import BATCH, GPT, SEQ, VOCAB, result  # noqa: E402 - workloads.py's model, lines
 
 ARGS = None
 D0 = D1 = None
 ERRORS = []
-
-
-def fmt(v):
-    if isinstance(v, (bool, int)):
-        return str(v)
-    if isinstance(v, float):
-        return "%.6e" % v
-    if isinstance(v, torch.Tensor):
-        return fmt(v.item())
-    return str(v).replace(" ", "_")
-
-
-def result(name, fields, rtol=None):
-    parts = ["RESULT", name] + ["%s=%s" % (k, fmt(v)) for k, v in fields.items()]
-    if rtol is not None:
-        parts.append("rtol=%g" % rtol)
-    print(" ".join(parts), flush=True)
 
 
 def sync():
