@@ -33,11 +33,13 @@ static const char rt_driver_names[] =
 #define DRIVER_FN_OPTIONAL(name, version) #name "\0"
 #define DRIVER_FN_PTDS(name, version) #name "\0"
 #define DRIVER_FN_PTSZ(name, version) #name "\0"
+#define DRIVER_FN_NEWER(field, name, version) #name "\0"
 #include "driver_api.def"
 #undef DRIVER_FN
 #undef DRIVER_FN_OPTIONAL
 #undef DRIVER_FN_PTDS
 #undef DRIVER_FN_PTSZ
+#undef DRIVER_FN_NEWER
     ;
 
 static const struct rt_driver_entry {
@@ -55,11 +57,14 @@ static const struct rt_driver_entry {
     { version, PER_THREAD, false, offsetof(struct rt_driver, name##_ptds) },
 #define DRIVER_FN_PTSZ(name, version) \
     { version, PER_THREAD, false, offsetof(struct rt_driver, name##_ptsz) },
+#define DRIVER_FN_NEWER(field, name, version) \
+    { version, CU_GET_PROC_ADDRESS_DEFAULT, true, offsetof(struct rt_driver, field) },
 #include "driver_api.def"
 #undef DRIVER_FN
 #undef DRIVER_FN_OPTIONAL
 #undef DRIVER_FN_PTDS
 #undef DRIVER_FN_PTSZ
+#undef DRIVER_FN_NEWER
 #undef PER_THREAD
 };
 
@@ -78,6 +83,27 @@ static bool rt_driver_resolve(PFN_cuGetProcAddress_v12000 get, const char *name,
     RT_TRACE("driver: %s (ABI %d) not available (result %d, status %d)%s", name, version, (int)r,
              (int)status, optional ? ", optional" : "");
     return optional;
+}
+
+/* cuGetProcAddress answers a request for ABI version V with the newest version of the symbol
+ * that is not above V.  So a driver older than an optional entry's ABI hands back an older
+ * signature under the same name when it has one (asked for cuLaunchHostFunc at 13010, driver
+ * 580 answers its 3-argument cuLaunchHostFunc of 10000).  No driver has an ABI newer than
+ * itself, so every optional entry above the driver's version is dropped: the runtime then
+ * answers as for a missing entry, instead of calling a function with the wrong signature. */
+static void rt_driver_drop_newer(int version)
+{
+    const char *name = rt_driver_names;
+    for (size_t i = 0; i < sizeof rt_driver_entries / sizeof rt_driver_entries[0]; i++) {
+        const struct rt_driver_entry *entry = &rt_driver_entries[i];
+        void **slot = (void **)((char *)&rt_drv + entry->offset);
+        if (entry->optional && entry->version > version && *slot) {
+            RT_TRACE("driver: %s (ABI %d) is newer than the driver (%d): not used", name,
+                     (int)entry->version, version);
+            *slot = NULL;
+        }
+        name += strlen(name) + 1;
+    }
 }
 
 /* Runs at exit before the handlers and static destructors registered earlier (atexit is
@@ -134,6 +160,7 @@ static cudaError_t rt_driver_load_once(void)
     if (rt_drv.cuDriverGetVersion)
         rt_drv.cuDriverGetVersion(&version);
     rt_drv.version = version;
+    rt_driver_drop_newer(version);
     RT_SPAN_END(span, "cuGetProcAddress", "\"entries\":%zu,\"version\":%d",
                 sizeof rt_driver_entries / sizeof rt_driver_entries[0], version);
     if (!complete || version < RT_DRIVER_MIN_VERSION) {
@@ -185,7 +212,7 @@ RT_API cudaError_t cudaRuntimeGetVersion(int *runtimeVersion)
     RT_ENTER();
     if (!runtimeVersion)
         RT_RETURN(cudaErrorInvalidValue);
-    *runtimeVersion = CUDART_VERSION;
+    *runtimeVersion = RT_RUNTIME_VERSION;
     return cudaSuccess;
 }
 
@@ -195,4 +222,14 @@ cudaError_t rt_driver_optional(bool present, const char *api, const char *entry)
         return cudaSuccess;
     RT_TRACE("%s: the driver has no %s: not implemented", api, entry);
     return cudaErrorNotSupported;
+}
+
+cudaError_t rt_driver_newer(bool present, const char *api, const char *entry)
+{
+    if (present)
+        return cudaSuccess;
+    RT_TRACE("%s: the driver (%d) has no %s, and the runtime cannot answer without it: "
+             "cudaErrorCallRequiresNewerDriver, as NVIDIA's runtime answers", api, rt_drv.version,
+             entry);
+    return cudaErrorCallRequiresNewerDriver;
 }

@@ -10,6 +10,11 @@
  * cudaEnableDefault means "per-thread if the caller was built with --default-stream per-thread":
  * such callers reach the _ptsz entry points, so there it becomes the per-thread flag.
  *
+ * cudaGetDriverEntryPoint asks for the ABI of the runtime's own version, 13.5's, as NVIDIA's 13.5
+ * runtime does (on a driver of 13.1 or newer, cuLaunchHostFunc then comes with 13.1's sync mode),
+ * but never for more than the driver's version: driver 580 (13.0) answers
+ * CUDA_ERROR_INVALID_VALUE to any request above 13000 (measured on the H200).
+ *
  * A symbol the driver lacks is not an error: cudaSuccess, *funcPtr = NULL and the reason in
  * *driverStatus, as NVIDIA documents.
  */
@@ -24,6 +29,10 @@ _Static_assert((int)cudaDriverEntryPointSymbolNotFound == CU_GET_PROC_ADDRESS_SY
                    CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT,
                "entry point query results differ");
 
+/* cudaVersion for "the runtime's own version" (see the top of the file), resolved once the driver's
+ * version is known. */
+#define RT_ENTRY_RUNTIME_VERSION UINT32_MAX
+
 static cudaError_t rt_entry_point(const char *symbol, void **funcPtr, unsigned cudaVersion,
                                   unsigned long long flags,
                                   enum cudaDriverEntryPointQueryResult *status, bool per_thread)
@@ -33,6 +42,9 @@ static cudaError_t rt_entry_point(const char *symbol, void **funcPtr, unsigned c
     cudaError_t e = rt_driver_load();
     if (e != cudaSuccess)
         return e;
+    if (cudaVersion == RT_ENTRY_RUNTIME_VERSION)
+        cudaVersion = rt_drv.version < RT_RUNTIME_VERSION ? (unsigned)rt_drv.version
+                                                          : RT_RUNTIME_VERSION;
     if (flags == cudaEnableDefault && per_thread)
         flags = CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM;
     CUdriverProcAddressQueryResult found = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
@@ -54,7 +66,8 @@ RT_API cudaError_t cudaGetDriverEntryPoint(const char *symbol, void **funcPtr,
                                            enum cudaDriverEntryPointQueryResult *driverStatus)
 {
     RT_ENTER();
-    RT_RETURN(rt_entry_point(symbol, funcPtr, CUDART_VERSION, flags, driverStatus, false));
+    RT_RETURN(rt_entry_point(symbol, funcPtr, RT_ENTRY_RUNTIME_VERSION, flags, driverStatus,
+                             false));
 }
 
 RT_API cudaError_t cudaGetDriverEntryPoint_ptsz(const char *symbol, void **funcPtr,
@@ -62,7 +75,7 @@ RT_API cudaError_t cudaGetDriverEntryPoint_ptsz(const char *symbol, void **funcP
                                                 enum cudaDriverEntryPointQueryResult *status)
 {
     RT_ENTER();
-    RT_RETURN(rt_entry_point(symbol, funcPtr, CUDART_VERSION, flags, status, true));
+    RT_RETURN(rt_entry_point(symbol, funcPtr, RT_ENTRY_RUNTIME_VERSION, flags, status, true));
 }
 
 RT_API cudaError_t cudaGetDriverEntryPointByVersion(
@@ -117,3 +130,23 @@ RT_API void *__cudaGetProcAddress(void)
     RT_TRACE("__cudaGetProcAddress: returns NULL, as NVIDIA's runtime does");
     return NULL;
 }
+
+/*
+ * CUDA 13.5 exports three functions that no header of 13.5 declares and no documentation
+ * describes: their arguments are unknown, so they cannot be implemented.  NVIDIA's runtime
+ * answers cudaErrorCallRequiresNewerDriver for them on driver 580 (H200, all-zero arguments);
+ * minicudart answers that they are not implemented, and reads no argument.  The names are
+ * exported so that a program built against NVIDIA's 13.5 library that names them still loads.
+ */
+#define RT_UNDECLARED(name)                                                                   \
+    RT_API cudaError_t name(void);                                                            \
+    RT_API cudaError_t name(void)                                                             \
+    {                                                                                         \
+        RT_ENTER();                                                                           \
+        RT_TRACE(#name ": declared by no header of CUDA 13.5, its arguments unknown: not "    \
+                       "implemented");                                                        \
+        RT_RETURN(cudaErrorNotSupported);                                                     \
+    }
+RT_UNDECLARED(cudaSubgridCreate)
+RT_UNDECLARED(cudaSubgridWorkerGridCreate)
+RT_UNDECLARED(cudaSubgridWorksetCreate)

@@ -71,7 +71,9 @@ bool rt_error_is_sticky(cudaError_t e)
 
 cudaError_t rt_error_from_cu(CUresult r)
 {
-    switch (r) {
+    /* Switched on as an int: with 13.0's headers the codes 13.5 added are not enumerators of
+     * CUresult (cuda135.h), and a driver may answer any value. */
+    switch ((int)r) {
 #define CU_ERROR(cu, rt) case cu: return rt;
 #include "cuerrors.def"
 #undef CU_ERROR

@@ -26,6 +26,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cuda135.h"
 #include "fatbin.h"
 
 #define RT_API __attribute__((visibility("default")))
@@ -38,11 +39,13 @@ struct rt_driver {
 #define DRIVER_FN_OPTIONAL(name, version) PFN_##name##_v##version name;
 #define DRIVER_FN_PTDS(name, version) PFN_##name##_v##version##_ptds name##_ptds;
 #define DRIVER_FN_PTSZ(name, version) PFN_##name##_v##version##_ptsz name##_ptsz;
+#define DRIVER_FN_NEWER(field, name, version) PFN_##name##_v##version field;
 #include "driver_api.def"
 #undef DRIVER_FN
 #undef DRIVER_FN_OPTIONAL
 #undef DRIVER_FN_PTDS
 #undef DRIVER_FN_PTSZ
+#undef DRIVER_FN_NEWER
     int version;                  /* cuDriverGetVersion, e.g. 13000 */
 };
 
@@ -58,6 +61,14 @@ const char *rt_driver_path(void);
  * driver has it (present), else cudaErrorNotSupported, with "<api>: the driver has no <entry>: not
  * implemented" in the trace. */
 cudaError_t rt_driver_optional(bool present, const char *api, const char *entry);
+/* The same for an entry of a driver newer than 13.0 that a 13.5 function needs and cannot do
+ * without: cudaErrorCallRequiresNewerDriver (NVIDIA's 13.5 runtime's answer on such a driver),
+ * with the reason in the trace. */
+cudaError_t rt_driver_newer(bool present, const char *api, const char *entry);
+
+/* The runtime ABI minicudart implements: NVIDIA's CUDA 13.5 (cudaRuntimeGetVersion), whichever
+ * toolkit's headers it was built with. */
+#define RT_RUNTIME_VERSION 13050
 
 /* ---- errors.c ------------------------------------------------------------------------------- */
 
@@ -388,6 +399,17 @@ static inline cudaError_t rt_driver_result(rt_device *d, CUresult r)
     rt_device_note_error(d, e);
     return e;
 }
+
+/* ---- exec_ctx.c: execution contexts (CUDA 13.5) ---------------------------------------------- */
+
+/* An execution context is a CUcontext.  For work that a node or a call names one for, the slot
+ * whose modules and kernels serve it: d's when ctx is NULL, d's primary context or a green
+ * context the runtime made on d's device (they share modules); otherwise ctx is pushed current
+ * (*pushed) and the slot is the one the runtime gives a current context (device.c: a primary
+ * context of another device, or a foreign slot).  rt_exec_ctx_leave pops it again. */
+cudaError_t rt_exec_ctx_enter(cudaExecutionContext_t ctx, rt_device *d, rt_device **slot,
+                              bool *pushed);
+void rt_exec_ctx_leave(bool pushed);
 
 /* ---- handles.c: what cudaDeviceReset destroys --------------------------------------------- */
 
