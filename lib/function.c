@@ -25,9 +25,9 @@
 
 /* ---- remembered settings ---------------------------------------------------------------------- */
 
-/* cudaFuncAttribute values 8..15 equal the CUfunction_attribute values they set. */
+/* The settable cudaFuncAttribute values (rt_fn_attr_settable), indices of the arrays below. */
 #define RT_FN_ATTR_FIRST cudaFuncAttributeMaxDynamicSharedMemorySize
-#define RT_FN_ATTR_LAST cudaFuncAttributeClusterSchedulingPolicyPreference
+#define RT_FN_ATTR_LAST 16                    /* cudaFuncAttributeSharedMemoryMode (13.5) */
 #define RT_FN_CACHE_BIT 31u
 
 _Static_assert((int)cudaFuncAttributeMaxDynamicSharedMemorySize ==
@@ -118,9 +118,9 @@ static CUresult rt_fn_set_all(const rt_fn_settings *s, CUfunction f)
     CUresult r = CUDA_SUCCESS;
     for (int a = RT_FN_ATTR_FIRST; r == CUDA_SUCCESS && a <= RT_FN_ATTR_LAST; a++) {
         if (set & (1u << a))
-            r = rt_drv.cuFuncSetAttribute(f, (CUfunction_attribute)a, atomic_load(&s->value[a]));
+            r = rt_drv.cuFuncSetAttribute(f, rt_fn_driver_attr(a), atomic_load(&s->value[a]));
         else if (device_set & (1u << a))
-            r = rt_drv.cuFuncSetAttribute(f, (CUfunction_attribute)a,
+            r = rt_drv.cuFuncSetAttribute(f, rt_fn_driver_attr(a),
                                           atomic_load(&s->device_value[a]));
     }
     if (r == CUDA_SUCCESS && (set & (1u << RT_FN_CACHE_BIT)))
@@ -203,7 +203,7 @@ static cudaError_t rt_fn_remember(const void *func, int attr, int value, bool ca
     if (e != cudaSuccess)
         return e;
     CUresult r = cache ? rt_drv.cuFuncSetCacheConfig(f, (CUfunc_cache)value)
-                       : rt_drv.cuFuncSetAttribute(f, (CUfunction_attribute)attr, value);
+                       : rt_drv.cuFuncSetAttribute(f, rt_fn_driver_attr(attr), value);
     e = rt_error_from_cu(r);
     rt_device_note_error(d, e);
     if (e != cudaSuccess)
@@ -249,7 +249,7 @@ cudaError_t rt_function_set_for_device(rt_kernel *k, rt_device *d, int attr, int
                                     : NULL;
     if (e == cudaSuccess) {
         /* Set now, so that a bad value fails here with the driver's code. */
-        e = rt_error_from_cu(rt_drv.cuFuncSetAttribute(f, (CUfunction_attribute)attr, value));
+        e = rt_error_from_cu(rt_drv.cuFuncSetAttribute(f, rt_fn_driver_attr(attr), value));
         rt_device_note_error(d, e);
     }
     if (e == cudaSuccess && !(s = rt_fn_get(k, rt_slot_index(d))))
@@ -359,6 +359,19 @@ RT_API cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const 
             memcpy((char *)&out + rt_func_fields[i].offset, &v, sizeof v);
         }
     }
+    /* 13.5's two members, from drivers that know the attributes; an older one knows neither,
+     * and its answer is 0 for both: "unsupported, or the driver is too old to check" and the
+     * default shared memory mode (the members are reserved ints of 13.0's layout). */
+    static const struct { size_t offset; CUfunction_attribute attr; } newer[] = {
+        { RT135_FUNC_ATTR_DEVICE_NODE_UPDATE_STATUS, CU_FUNC_ATTRIBUTE_DEVICE_NODE_UPDATE_SUPPORTED },
+        { RT135_FUNC_ATTR_SHARED_MEMORY_MODE, CU_FUNC_ATTRIBUTE_SHARED_MEMORY_MODE },
+    };
+    for (size_t i = 0; r == CUDA_SUCCESS && i < sizeof newer / sizeof *newer; i++) {
+        int v = 0;
+        if (rt_drv.cuFuncGetAttribute(&v, newer[i].attr, f) != CUDA_SUCCESS)
+            v = 0;
+        memcpy((char *)&out + newer[i].offset, &v, sizeof v);
+    }
     e = rt_error_from_cu(r);
     rt_device_note_error(d, e);
     if (e == cudaSuccess)
@@ -369,7 +382,7 @@ RT_API cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const 
 RT_API cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value)
 {
     RT_ENTER();
-    if ((int)attr < RT_FN_ATTR_FIRST || (int)attr > RT_FN_ATTR_LAST)
+    if (!rt_fn_attr_settable((int)attr))
         RT_RETURN(cudaErrorInvalidValue);
     RT_RETURN(rt_fn_remember(func, (int)attr, value, false));
 }
@@ -438,6 +451,48 @@ RT_API cudaError_t cudaFuncGetParamInfo(const void *func, size_t paramIndex, siz
         RT_RETURN(cudaErrorInvalidValue);
     *paramOffset = layout->param[paramIndex].offset;
     *paramSize = layout->param[paramIndex].size;
+    return cudaSuccess;
+}
+
+/*
+ * CUDA 13.5.  The driver's cuFuncGetParamCount (cuKernelGetParamCount for a library's kernel)
+ * is 13.2's; on an older driver the runtime answers from the parameter layout it read for the
+ * launch (cuFuncGetParamInfo, the cubin's .nv.info or the PTX entry), which is the same count.
+ * NVIDIA's 13.5 runtime answers cudaErrorCallRequiresNewerDriver there.
+ */
+RT_API cudaError_t cudaFuncGetParamCount(const void *func, size_t *paramCount)
+{
+    RT_ENTER();
+    rt_kernel *k = rt_kernel_find(func);
+    if (!rt_kernel_usable(k))
+        RT_RETURN(rt_kernel_unknown(func));
+    if (!paramCount)
+        RT_RETURN(cudaErrorInvalidValue);
+    rt_device *d;
+    cudaError_t e = rt_context_enter(&d);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    if (k->library_kernel && rt_drv.cuKernelGetParamCount)
+        RT_RETURN(rt_driver_result(d, rt_drv.cuKernelGetParamCount(k->library_kernel,
+                                                                   paramCount)));
+    rt_kernel_dev *kd;
+    e = rt_kernel_resolve(k, d, &kd);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    if (rt_drv.cuFuncGetParamCount)
+        RT_RETURN(rt_driver_result(d, rt_drv.cuFuncGetParamCount(
+                                          atomic_load_explicit(&kd->function,
+                                                               memory_order_acquire),
+                                          paramCount)));
+    const rt_param_layout *layout = kd->layout;
+    if (!layout) {
+        RT_TRACE("cudaFuncGetParamCount: no parameter layout known for %s: not implemented",
+                 k->name);
+        RT_RETURN(cudaErrorNotSupported);
+    }
+    *paramCount = layout->count;
+    RT_TRACE("cudaFuncGetParamCount(%s): %u, answered from the parameter layout (the driver has "
+             "no cuFuncGetParamCount)", k->name, layout->count);
     return cudaSuccess;
 }
 

@@ -11,6 +11,21 @@
 
 /* ---- function.c ------------------------------------------------------------------------------ */
 
+/* The cudaFuncAttribute values a program may set: 8..15 equal the CUfunction_attribute values
+ * they set (function.c checks it); 13.5's cudaFuncAttributeSharedMemoryMode (16) sets the
+ * driver's CU_FUNC_ATTRIBUTE_SHARED_MEMORY_MODE, which is 17 (the driver's 16 is the read-only
+ * CU_FUNC_ATTRIBUTE_DEVICE_NODE_UPDATE_SUPPORTED). */
+static inline bool rt_fn_attr_settable(int attr)
+{
+    return attr >= cudaFuncAttributeMaxDynamicSharedMemorySize &&
+           attr <= (int)cudaFuncAttributeSharedMemoryMode;
+}
+static inline CUfunction_attribute rt_fn_driver_attr(int attr)
+{
+    return attr == (int)cudaFuncAttributeSharedMemoryMode ? CU_FUNC_ATTRIBUTE_SHARED_MEMORY_MODE
+                                                          : (CUfunction_attribute)attr;
+}
+
 /* Applies the attributes cudaFuncSetAttribute / cudaFuncSetCacheConfig recorded for k to its
  * CUfunction on device d, once per context generation.  NVIDIA applies them to the kernel on
  * every device; minicudart resolves a kernel per device lazily, so every path that resolves one

@@ -398,20 +398,12 @@ RT_API cudaError_t cudaLibraryEnumerateKernels(cudaKernel_t *kernels, unsigned i
     RT_RETURN(e);
 }
 
-/* cudaFuncAttribute values a program may set, 8..15, equal the CUfunction_attribute values
- * (function.c checks it). */
-static bool rt_kernel_attr_settable(int attr)
-{
-    return attr >= cudaFuncAttributeMaxDynamicSharedMemorySize &&
-           attr <= cudaFuncAttributeClusterSchedulingPolicyPreference;
-}
-
 RT_API cudaError_t cudaKernelSetAttributeForDevice(cudaKernel_t kernel,
                                                    enum cudaFuncAttribute attr, int value,
                                                    int device)
 {
     RT_ENTER();
-    if (!rt_kernel_attr_settable((int)attr))
+    if (!rt_fn_attr_settable((int)attr))
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *current, *d;
     cudaError_t e = rt_context_enter(&current);
@@ -428,7 +420,7 @@ RT_API cudaError_t cudaKernelSetAttributeForDevice(cudaKernel_t kernel,
     }
     /* A library's kernel: the driver's device-wide setting.  A registered one: function.c. */
     if (k->library_kernel) {
-        CUresult r = rt_drv.cuKernelSetAttribute((CUfunction_attribute)attr, value,
+        CUresult r = rt_drv.cuKernelSetAttribute(rt_fn_driver_attr((int)attr), value,
                                                  k->library_kernel, d->cu);
         RT_TRACE("kernel %s: attribute %d = %d for device %d (%d)", k->name, (int)attr, value,
                  device, (int)r);

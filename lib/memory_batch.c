@@ -3,7 +3,8 @@
  * pointers (cudaMemcpyBatchAsync), 3D copies between pointers and arrays
  * (cudaMemcpy3DBatchAsync), and prefetches and discards of managed ranges
  * (cudaMemPrefetchBatchAsync, cudaMemDiscardBatchAsync, cudaMemDiscardAndPrefetchBatchAsync),
- * each with its _ptsz twin, where stream 0 means the per-thread stream.
+ * each with its _ptsz twin, where stream 0 means the per-thread stream; and 13.5's single copies
+ * with attributes, which are batches of one on a driver without them.
  *
  * Each is one driver call with the same arrays.  The runtime's types are the driver's with other
  * names: a pointer is a CUdeviceptr (unified addressing), a cudaArray_t a CUarray (array.c), and
@@ -178,6 +179,104 @@ RT_API cudaError_t cudaMemcpy3DBatchAsync_ptsz(size_t numOps, struct cudaMemcpy3
 {
     RT_ENTER();
     RT_RETURN(rt_memcpy_3d_batch(numOps, opList, flags, stream));
+}
+
+/* ---- one copy with attributes (CUDA 13.5) --------------------------------------------------- */
+
+/*
+ * cudaMemcpyWithAttributesAsync and cudaMemcpy3DWithAttributesAsync are one copy of the batches
+ * above, with its attributes.  Drivers of 13.2 have them as entry points of their own.  An older
+ * one (580 is 13.0) has the batches, and a batch of one copy with one set of attributes is the
+ * same operation, so the runtime answers itself there (NVIDIA's 13.5 runtime answers
+ * cudaErrorCallRequiresNewerDriver), with the batch's checks: a stream of the copy's own or the
+ * per-thread one (0 in the _ptsz forms), a source access order, a size that is not 0.
+ */
+static cudaError_t rt_memcpy_with_attributes(void *dst, const void *src, size_t size,
+                                             struct cudaMemcpyAttributes *attr,
+                                             cudaStream_t stream, bool per_thread)
+{
+    if (!attr)
+        return cudaErrorInvalidValue;
+    rt_device *d;
+    cudaError_t e = rt_context_enter(&d);
+    if (e != cudaSuccess)
+        return e;
+    CUstream s = rt_stream(stream, per_thread);
+    if (rt_drv.cuMemcpyWithAttributesAsync)
+        return rt_driver_result(d, rt_drv.cuMemcpyWithAttributesAsync(
+                                       (CUdeviceptr)(uintptr_t)dst, (CUdeviceptr)(uintptr_t)src,
+                                       size, (CUmemcpyAttributes *)attr, s));
+    if ((e = rt_driver_newer(rt_drv.cuMemcpyBatchAsync != NULL, "cudaMemcpyWithAttributesAsync",
+                             "cuMemcpyBatchAsync")) != cudaSuccess)
+        return e;
+    CUdeviceptr dsts[1] = { (CUdeviceptr)(uintptr_t)dst };
+    CUdeviceptr srcs[1] = { (CUdeviceptr)(uintptr_t)src };
+    size_t sizes[1] = { size };
+    size_t attrs_index[1] = { 0 };
+    CUresult r = rt_drv.cuMemcpyBatchAsync(dsts, srcs, sizes, 1, (CUmemcpyAttributes *)attr,
+                                           attrs_index, 1, s);
+    RT_TRACE("cudaMemcpyWithAttributesAsync(%zu bytes): the driver has no "
+             "cuMemcpyWithAttributesAsync; answered as a batch of one: %d", size, (int)r);
+    return rt_driver_result(d, r);
+}
+
+RT_API cudaError_t cudaMemcpyWithAttributesAsync(void *dst, const void *src, size_t size,
+                                                 struct cudaMemcpyAttributes *attr,
+                                                 cudaStream_t stream)
+{
+    RT_ENTER();
+    RT_RETURN(rt_memcpy_with_attributes(dst, src, size, attr, stream, false));
+}
+
+RT_API cudaError_t cudaMemcpyWithAttributesAsync_ptsz(void *dst, const void *src, size_t size,
+                                                      struct cudaMemcpyAttributes *attr,
+                                                      cudaStream_t stream)
+{
+    RT_ENTER();
+    RT_RETURN(rt_memcpy_with_attributes(dst, src, size, attr, stream, true));
+}
+
+static cudaError_t rt_memcpy_3d_with_attributes(struct cudaMemcpy3DBatchOp *op,
+                                                unsigned long long flags, cudaStream_t stream,
+                                                bool per_thread)
+{
+    if (!op)
+        return cudaErrorInvalidValue;
+    /* As in the batch: an array operand without an array would crash the driver. */
+    if ((op->src.type == cudaMemcpyOperandTypeArray && !op->src.op.array.array) ||
+        (op->dst.type == cudaMemcpyOperandTypeArray && !op->dst.op.array.array))
+        return cudaErrorInvalidValue;
+    rt_device *d;
+    cudaError_t e = rt_context_enter(&d);
+    if (e != cudaSuccess)
+        return e;
+    CUstream s = rt_stream(stream, per_thread);
+    if (rt_drv.cuMemcpy3DWithAttributesAsync)
+        return rt_driver_result(d, rt_drv.cuMemcpy3DWithAttributesAsync(
+                                       (CUDA_MEMCPY3D_BATCH_OP *)op, flags, s));
+    if ((e = rt_driver_newer(rt_drv.cuMemcpy3DBatchAsync != NULL,
+                             "cudaMemcpy3DWithAttributesAsync", "cuMemcpy3DBatchAsync")) !=
+        cudaSuccess)
+        return e;
+    CUresult r = rt_drv.cuMemcpy3DBatchAsync(1, (CUDA_MEMCPY3D_BATCH_OP *)op, flags, s);
+    RT_TRACE("cudaMemcpy3DWithAttributesAsync: the driver has no cuMemcpy3DWithAttributesAsync; "
+             "answered as a batch of one: %d", (int)r);
+    return rt_driver_result(d, r);
+}
+
+RT_API cudaError_t cudaMemcpy3DWithAttributesAsync(struct cudaMemcpy3DBatchOp *op,
+                                                   unsigned long long flags, cudaStream_t stream)
+{
+    RT_ENTER();
+    RT_RETURN(rt_memcpy_3d_with_attributes(op, flags, stream, false));
+}
+
+RT_API cudaError_t cudaMemcpy3DWithAttributesAsync_ptsz(struct cudaMemcpy3DBatchOp *op,
+                                                        unsigned long long flags,
+                                                        cudaStream_t stream)
+{
+    RT_ENTER();
+    RT_RETURN(rt_memcpy_3d_with_attributes(op, flags, stream, true));
 }
 
 /* ---- prefetches and discards ---------------------------------------------------------------- */

@@ -8,6 +8,8 @@
  * CU_MEMHOSTREGISTER_READ_ONLY, cudaMemAttachGlobal == CU_MEM_ATTACH_GLOBAL, ...), checked below
  * at compile time, so they pass through once unknown bits are refused.
  */
+#include <string.h>
+
 #include "memory.h"
 
 _Static_assert(cudaHostAllocPortable == CU_MEMHOSTALLOC_PORTABLE &&
@@ -234,6 +236,29 @@ RT_API cudaError_t cudaMemRangeGetAttributes(void **data, size_t *dataSizes,
         count)));
 }
 
+/* CUDA 13.5: where the pages of a managed or pageable range mostly are, per summary region.
+ * The answer is a sampling of page residency that only the driver's 13.4 entry point makes;
+ * range attributes (preferred or last prefetch location) describe intent, not residency, so
+ * without that entry point the call is refused (NVIDIA's 13.5 runtime refuses it too). */
+RT_API cudaError_t cudaMemGetLocationInfo(void *devPtr, size_t size, size_t summaryGranularity,
+                                          size_t samplingGranularity,
+                                          struct cudaMemLocation *location_out)
+{
+    RT_ENTER();
+    rt_device *d;
+    cudaError_t e = rt_context_enter(&d);
+    if (e == cudaSuccess)         /* before the arguments, as NVIDIA's runtime on driver 580 */
+        e = rt_driver_newer(rt_drv.cuMemGetLocationInfo != NULL, __func__, "cuMemGetLocationInfo");
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    if (!location_out || size == 0 || summaryGranularity == 0 || summaryGranularity > size ||
+        samplingGranularity > summaryGranularity)
+        RT_RETURN(cudaErrorInvalidValue);
+    RT_RETURN(rt_driver_result(d, rt_drv.cuMemGetLocationInfo(
+        rt_dptr(devPtr), size, summaryGranularity, samplingGranularity,
+        (CUmemLocation *)location_out)));
+}
+
 static cudaError_t rt_prefetch(const void *devPtr, size_t count, struct cudaMemLocation location,
                                unsigned int flags, CUstream stream)
 {
@@ -332,6 +357,11 @@ RT_API cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attrib
         a.devicePointer = (void *)(uintptr_t)device_pointer;
         a.hostPointer = host_pointer;
     }
+    /* 13.5's locality domain ordinal: -1, "not localized to a locality domain", which no
+     * allocation is on a driver older than 13.5 (the member is a reserved long of 13.0's
+     * layout, so a program built by nvcc 13.0 never reads it). */
+    int locality = -1;
+    memcpy((char *)&a + RT135_POINTER_ATTR_LOCALITY_DOMAIN_ORDINAL, &locality, sizeof locality);
     *attributes = a;
     RT_RETURN(cudaSuccess);
 }

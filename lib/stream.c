@@ -276,6 +276,46 @@ RT_API cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t stream, cudaHostFn_t fn,
     RT_RETURN(rt_launch_host_func(stream, fn, userData, true));
 }
 
+/*
+ * cudaLaunchHostFunc_v2 (13.5) adds a sync mode: how the driver's thread that runs host functions
+ * waits for the next one (blocking, or spinning for lower latency).  The 13.1 driver takes it in
+ * cuLaunchHostFunc's new ABI.  On an older driver the blocking mode is what cuLaunchHostFunc
+ * has always done, so the runtime answers that one itself; a spin-wait cannot be had there and
+ * is refused, as NVIDIA's runtime refuses every mode on such a driver.
+ */
+static cudaError_t rt_launch_host_func_v2(cudaStream_t stream, cudaHostFn_t fn, void *userData,
+                                          unsigned syncMode, bool per_thread)
+{
+    if (!fn || (syncMode != cudaHostTaskBlocking && syncMode != cudaHostTaskSpinWait))
+        return cudaErrorInvalidValue;
+    rt_device *d;
+    cudaError_t e = rt_enter_with(stream, NULL, &d);
+    if (e != cudaSuccess)
+        return e;
+    CUstream s = rt_stream(stream, per_thread);
+    if (rt_drv.cuLaunchHostFunc_v2)
+        return rt_driver_result(d, rt_drv.cuLaunchHostFunc_v2(s, fn, userData, syncMode));
+    if (syncMode != cudaHostTaskBlocking)
+        return rt_driver_newer(false, "cudaLaunchHostFunc_v2 (spin-wait)", "cuLaunchHostFunc v2");
+    RT_TRACE("cudaLaunchHostFunc_v2: blocking sync mode on a driver without cuLaunchHostFunc v2: "
+             "answered with cuLaunchHostFunc, which blocks");
+    return rt_driver_result(d, rt_drv.cuLaunchHostFunc(s, fn, userData));
+}
+
+RT_API cudaError_t cudaLaunchHostFunc_v2(cudaStream_t stream, cudaHostFn_t fn, void *userData,
+                                         unsigned int syncMode)
+{
+    RT_ENTER();
+    RT_RETURN(rt_launch_host_func_v2(stream, fn, userData, syncMode, false));
+}
+
+RT_API cudaError_t cudaLaunchHostFunc_v2_ptsz(cudaStream_t stream, cudaHostFn_t fn,
+                                              void *userData, unsigned int syncMode)
+{
+    RT_ENTER();
+    RT_RETURN(rt_launch_host_func_v2(stream, fn, userData, syncMode, true));
+}
+
 /* ---- properties ----------------------------------------------------------------------------- */
 
 static cudaError_t rt_stream_get_flags(cudaStream_t stream, unsigned *flags, bool per_thread)
