@@ -90,8 +90,9 @@ static cudaError_t rt_end_capture(cudaStream_t stream, cudaGraph_t *pGraph, bool
     if (e != cudaSuccess)
         return e;
     CUgraph dropped = NULL;
-    e = rt_driver_result(d, rt_drv.cuStreamEndCapture(rt_stream(stream, per_thread),
-                                                      pGraph ? pGraph : &dropped));
+    CUstream s = rt_stream(stream, per_thread);
+    e = rt_driver_result(d, rt_drv.cuStreamEndCapture(s, pGraph ? pGraph : &dropped));
+    rt_recapture_end(s);          /* its callback is no longer called */
     if (dropped)
         rt_drv.cuGraphDestroy(dropped);
     return e;

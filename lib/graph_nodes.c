@@ -39,7 +39,12 @@ RT_API cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t gra
     RT_GRAPH_ENTER(d);
     CUgraphNodeParams params;
     cudaError_t e = rt_graph_node_params(nodeParams, d, &params);
-    if (e == cudaSuccess)
+    /* 13.4's form takes 13.5's members as they are; the 12.3 one does not know them. */
+    if (e == cudaSuccess && rt_drv.cuGraphAddNode_v3)
+        e = rt_driver_result(d, rt_drv.cuGraphAddNode_v3(pGraphNode, graph, pDependencies,
+                                                         (const CUgraphEdgeData *)dependencyData,
+                                                         numDependencies, &params));
+    else if (e == cudaSuccess && (e = rt_graph_node_params_legacy(&params)) == cudaSuccess)
         e = rt_driver_result(d, rt_drv.cuGraphAddNode(pGraphNode, graph, pDependencies,
                                                       (const CUgraphEdgeData *)dependencyData,
                                                       numDependencies, &params));
@@ -57,7 +62,9 @@ RT_API cudaError_t cudaGraphNodeSetParams(cudaGraphNode_t node,
     RT_GRAPH_ENTER(d);
     CUgraphNodeParams params;
     cudaError_t e = rt_graph_node_params(nodeParams, d, &params);
-    if (e == cudaSuccess)
+    if (e == cudaSuccess && rt_drv.cuGraphNodeSetParams_v2)
+        e = rt_driver_result(d, rt_drv.cuGraphNodeSetParams_v2(node, &params));
+    else if (e == cudaSuccess && (e = rt_graph_node_params_legacy(&params)) == cudaSuccess)
         e = rt_driver_result(d, rt_drv.cuGraphNodeSetParams(node, &params));
     RT_RETURN(e);
 }

@@ -61,6 +61,22 @@ _Static_assert((int)cudaGraphNodeTypeConditional == (int)CU_GRAPH_NODE_TYPE_COND
 
 /* ---- kernels -------------------------------------------------------------------------------- */
 
+/* Everything of a kernel node but its function. */
+static void rt_graph_kernel_shape(const struct cudaKernelNodeParams *p,
+                                  CUDA_KERNEL_NODE_PARAMS *out)
+{
+    memset(out, 0, sizeof *out);
+    out->gridDimX = p->gridDim.x;
+    out->gridDimY = p->gridDim.y;
+    out->gridDimZ = p->gridDim.z;
+    out->blockDimX = p->blockDim.x;
+    out->blockDimY = p->blockDim.y;
+    out->blockDimZ = p->blockDim.z;
+    out->sharedMemBytes = p->sharedMemBytes;
+    out->kernelParams = p->kernelParams;
+    out->extra = p->extra;
+}
+
 cudaError_t rt_graph_kernel_params(const struct cudaKernelNodeParams *p, rt_device *d,
                                    CUDA_KERNEL_NODE_PARAMS *out)
 {
@@ -78,17 +94,8 @@ cudaError_t rt_graph_kernel_params(const struct cudaKernelNodeParams *p, rt_devi
         e = rt_function_apply(k, d, kd);     /* cudaFuncSetAttribute's settings, per device */
     if (e != cudaSuccess)
         return e;
-    memset(out, 0, sizeof *out);
+    rt_graph_kernel_shape(p, out);
     out->func = atomic_load_explicit(&kd->function, memory_order_relaxed);
-    out->gridDimX = p->gridDim.x;
-    out->gridDimY = p->gridDim.y;
-    out->gridDimZ = p->gridDim.z;
-    out->blockDimX = p->blockDim.x;
-    out->blockDimY = p->blockDim.y;
-    out->blockDimZ = p->blockDim.z;
-    out->sharedMemBytes = p->sharedMemBytes;
-    out->kernelParams = p->kernelParams;
-    out->extra = p->extra;
     return cudaSuccess;
 }
 
@@ -315,6 +322,49 @@ void rt_graph_memset_params_back(const CUDA_MEMSET_NODE_PARAMS *in, struct cudaM
 
 /* ---- the generic form ----------------------------------------------------------------------- */
 
+/*
+ * 13.5's members (cuda135.h's rt135_* mirrors).  A program built by nvcc 13.0 leaves them zero,
+ * and every one of them means "as before" when zero.  An execution context is a CUcontext
+ * (exec_ctx.c), so a node's ctx goes to the driver as it is; where it is NULL the current
+ * context is used, as before.  A kernel's function is resolved for the context it will run in:
+ * d's, unless the node names a context whose modules are not d's (rt_exec_ctx_enter).
+ *
+ * Drivers of 13.4 take a host node's sync mode and context, an external semaphore node's and an
+ * event record node's context, in cuGraphAddNode_v3 / cuGraphNodeSetParams_v2; the 12.3 forms
+ * do not have them, so for those the members are cleared (a context there is only a preference)
+ * and a spin-wait host node is refused (rt_graph_node_params_legacy).
+ */
+static cudaError_t rt_graph_kernel_params_135(const struct cudaGraphNodeParams *p, rt_device *d,
+                                              CUgraphNodeParams *out)
+{
+    struct rt135_kernel_node_params k135;     /* copied: the union member is 13.0's type */
+    memcpy(&k135, &p->kernel, sizeof k135);
+    CUDA_KERNEL_NODE_PARAMS k;
+    cudaError_t e = cudaSuccess;
+    memset(&out->kernel, 0, sizeof out->kernel);
+    if ((int)k135.functionType == cudaKernelFunctionTypeFunction) {
+        /* A cudaFunction_t is the driver's CUfunction (cudaGetFuncBySymbol): no resolution. */
+        rt_graph_kernel_shape((const struct cudaKernelNodeParams *)&p->kernel, &k);
+        k.func = (CUfunction)k135.func;
+    } else if ((unsigned)k135.functionType > cudaKernelFunctionTypeFunction) {
+        return cudaErrorInvalidValue;
+    } else {
+        /* Unspecified, a host stub or a cudaKernel_t: rt_kernel_find tells them apart. */
+        rt_device *slot;
+        bool pushed;
+        e = rt_exec_ctx_enter(k135.ctx, d, &slot, &pushed);
+        if (e == cudaSuccess)
+            e = rt_graph_kernel_params((const struct cudaKernelNodeParams *)&p->kernel, slot, &k);
+        rt_exec_ctx_leave(pushed);
+        if (e != cudaSuccess)
+            return e;
+    }
+    memcpy(&out->kernel, &k, offsetof(CUDA_KERNEL_NODE_PARAMS_v3, kern));
+    out->kernel.ctx = k135.ctx ? (CUcontext)k135.ctx
+                                : atomic_load_explicit(&d->context, memory_order_acquire);
+    return e;
+}
+
 cudaError_t rt_graph_node_params(const struct cudaGraphNodeParams *p, rt_device *d,
                                  CUgraphNodeParams *out)
 {
@@ -326,36 +376,35 @@ cudaError_t rt_graph_node_params(const struct cudaGraphNodeParams *p, rt_device 
     cudaError_t e = cudaSuccess;
     CUcontext ctx = atomic_load_explicit(&d->context, memory_order_acquire);
     switch (p->type) {
-    case cudaGraphNodeTypeKernel: {
-        CUDA_KERNEL_NODE_PARAMS k;
-        e = rt_graph_kernel_params((const struct cudaKernelNodeParams *)&p->kernel, d, &k);
-        if (e != cudaSuccess)
-            break;
-        memset(&out->kernel, 0, sizeof out->kernel);
-        memcpy(&out->kernel, &k, offsetof(CUDA_KERNEL_NODE_PARAMS_v3, kern));
-        out->kernel.ctx = ctx;
+    case cudaGraphNodeTypeKernel:
+        e = rt_graph_kernel_params_135(p, d, out);
         break;
-    }
     case cudaGraphNodeTypeMemcpy: {
+        struct rt135_memcpy_node_params m135;
+        memcpy(&m135, &p->memcpy, sizeof m135);
         memset(&out->memcpy, 0, sizeof out->memcpy);
-        out->memcpy.flags = p->memcpy.flags;
-        out->memcpy.reserved = p->memcpy.reserved[0] | p->memcpy.reserved[1] |
-                               p->memcpy.reserved[2];
-        out->memcpy.copyCtx = ctx;
+        out->memcpy.flags = m135.flags;
+        out->memcpy.reserved = m135.reserved;
+        out->memcpy.copyCtx = m135.ctx ? (CUcontext)m135.ctx : ctx;
         e = rt_graph_memcpy_params(&p->memcpy.copyParams, &out->memcpy.copyParams);
         break;
     }
     case cudaGraphNodeTypeMemset: {
+        struct rt135_memset_node_params s135;
+        memcpy(&s135, &p->memset, sizeof s135);
         CUDA_MEMSET_NODE_PARAMS set;
         rt_graph_memset_params((const struct cudaMemsetParams *)&p->memset, &set);
         memset(&out->memset, 0, sizeof out->memset);
         memcpy(&out->memset, &set, sizeof set);
-        out->memset.ctx = ctx;
+        out->memset.ctx = s135.ctx ? (CUcontext)s135.ctx : ctx;
         break;
     }
-    case cudaGraphNodeTypeConditional:
-        out->conditional.ctx = ctx;
+    case cudaGraphNodeTypeConditional: {
+        struct rt135_conditional_node_params c135;
+        memcpy(&c135, &p->conditional, sizeof c135);
+        out->conditional.ctx = c135.ctx ? (CUcontext)c135.ctx : ctx;
         break;
+    }
     case cudaGraphNodeTypeMemAlloc:
         /* As cudaGraphAddMemAllocNode: a count without the array would be read through NULL. */
         if (p->alloc.accessDescCount && !p->alloc.accessDescs)
@@ -370,11 +419,49 @@ cudaError_t rt_graph_node_params(const struct cudaGraphNodeParams *p, rt_device 
             e = cudaErrorInvalidValue;
         break;
     default:
-        /* host, child graph, event wait and record, external semaphores, allocation and free:
-         * the same layout as the driver's.  An unknown type is the driver's to refuse. */
+        /* host, child graph, event wait and record, allocation and free: the same layout as the
+         * driver's.  An unknown type is the driver's to refuse. */
         break;
     }
     return e;
+}
+
+/* Zeroes `size` bytes at `offset` into a node's union member: 13.5's members (and the padding
+ * before them) that a 12.3 entry point reads as the union's unused bytes, which must be zero. */
+static void rt_node_clear(void *member, size_t offset, size_t size)
+{
+    memset((char *)member + offset, 0, size);
+}
+
+cudaError_t rt_graph_node_params_legacy(CUgraphNodeParams *params)
+{
+    switch ((int)params->type) {
+    case cudaGraphNodeTypeHost: {
+        struct rt135_host_node_params h135;
+        memcpy(&h135, &params->host, sizeof h135);
+        if (h135.syncMode != cudaHostTaskBlocking)
+            return rt_driver_newer(false, "host node with a spin-wait sync mode",
+                                   "cuGraphAddNode of 13.4");
+        rt_node_clear(&params->host, offsetof(struct rt135_host_node_params, syncMode),
+                      sizeof h135 - offsetof(struct rt135_host_node_params, syncMode));
+        break;
+    }
+    case cudaGraphNodeTypeEventRecord:
+        rt_node_clear(&params->eventRecord, offsetof(struct rt135_event_record_node_params, ctx),
+                      sizeof(cudaExecutionContext_t));
+        break;
+    case cudaGraphNodeTypeExtSemaphoreSignal:
+    case cudaGraphNodeTypeExtSemaphoreWait:
+        rt_node_clear(&params->extSemSignal,
+                      offsetof(struct rt135_ext_sem_node_params, numExtSems) + sizeof(unsigned),
+                      sizeof(struct rt135_ext_sem_node_params) -
+                          offsetof(struct rt135_ext_sem_node_params, numExtSems) -
+                          sizeof(unsigned));
+        break;
+    default:
+        break;
+    }
+    return cudaSuccess;
 }
 
 void rt_graph_node_params_outputs(const CUgraphNodeParams *in, struct cudaGraphNodeParams *out)
@@ -383,4 +470,59 @@ void rt_graph_node_params_outputs(const CUgraphNodeParams *in, struct cudaGraphN
         out->alloc.dptr = (void *)(uintptr_t)in->alloc.dptr;
     else if (in->type == CU_GRAPH_NODE_TYPE_CONDITIONAL)
         out->conditional.phGraph_out = in->conditional.phGraph_out;
+}
+
+cudaError_t rt_graph_node_params_back(const CUgraphNodeParams *in, rt_device *d,
+                                      struct cudaGraphNodeParams *out)
+{
+    memcpy(out, in, sizeof *out);     /* the kinds of the same layout, and the type */
+    cudaError_t e = cudaSuccess;
+    switch ((int)in->type) {
+    case CU_GRAPH_NODE_TYPE_KERNEL: {
+        struct cudaKernelNodeParams k;
+        rt_graph_kernel_params_back((const CUDA_KERNEL_NODE_PARAMS *)&in->kernel, d, &k);
+        struct rt135_kernel_node_params k135 = {
+            .func = k.func, .gridDim = k.gridDim, .blockDim = k.blockDim,
+            .sharedMemBytes = k.sharedMemBytes, .kernelParams = k.kernelParams,
+            .extra = k.extra, .ctx = (cudaExecutionContext_t)in->kernel.ctx,
+            /* A host stub found: a device entry; else the driver's handle, a function. */
+            .functionType = k.func == (void *)in->kernel.func ? cudaKernelFunctionTypeFunction
+                                                              : cudaKernelFunctionTypeDeviceEntry,
+        };
+        memset(&out->kernel, 0, sizeof out->kernel);
+        memcpy(&out->kernel, &k135, sizeof k135);
+        break;
+    }
+    case CU_GRAPH_NODE_TYPE_MEMCPY: {
+        struct rt135_memcpy_node_params m135 = {
+            .flags = in->memcpy.flags, .reserved = in->memcpy.reserved,
+            .ctx = (cudaExecutionContext_t)in->memcpy.copyCtx,
+        };
+        e = rt_graph_memcpy_params_back(&in->memcpy.copyParams, &m135.copyParams);
+        memset(&out->memcpy, 0, sizeof out->memcpy);
+        memcpy(&out->memcpy, &m135, sizeof m135);
+        break;
+    }
+    case CU_GRAPH_NODE_TYPE_MEMSET: {
+        struct cudaMemsetParams set;
+        rt_graph_memset_params_back((const CUDA_MEMSET_NODE_PARAMS *)&in->memset, &set);
+        struct rt135_memset_node_params s135 = {
+            .dst = set.dst, .pitch = set.pitch, .value = set.value,
+            .elementSize = set.elementSize, .width = set.width, .height = set.height,
+            .ctx = (cudaExecutionContext_t)in->memset.ctx,
+        };
+        memset(&out->memset, 0, sizeof out->memset);
+        memcpy(&out->memset, &s135, sizeof s135);
+        break;
+    }
+    case CU_GRAPH_NODE_TYPE_MEM_ALLOC:
+        out->alloc.dptr = (void *)(uintptr_t)in->alloc.dptr;
+        break;
+    case CU_GRAPH_NODE_TYPE_MEM_FREE:
+        out->free.dptr = (void *)(uintptr_t)in->free.dptr;
+        break;
+    default:
+        break;
+    }
+    return e;
 }
