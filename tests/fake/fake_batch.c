@@ -15,8 +15,12 @@
  *     arrays, of one element size; prefetch locations a device of the fake or a host kind;
  *     ranges of prefetches and discards inside one managed allocation, not empty.
  *   - Copies copy at once (host memory), whatever the access order; on a capturing stream each
- *     becomes a memcpy node instead.  Prefetches and discards only validate: the fake keeps no
- *     residency, and discarded contents are left as they were (an allowed "indeterminate").
+ *     becomes a memcpy node instead.  Prefetches and discards move only the residency that
+ *     cuMemGetLocationInfo reports (fake_residency.c); discarded contents are left as they were
+ *     (an allowed "indeterminate").
+ *   - cuMemcpyWithAttributesAsync and cuMemcpy3DWithAttributesAsync (13.2) are one copy of each
+ *     batch, checked and done the same way; cuda.h does not keep them off the legacy stream, so
+ *     the fake takes every valid stream for them.
  * The call log shows the batch: its sizes (the first four) and locations, for the tests to check
  * the translation.
  */
@@ -35,7 +39,7 @@ static CUresult batch_stream(CUstream stream)
 {
     if (!stream || stream == CU_STREAM_LEGACY)
         return CUDA_ERROR_INVALID_VALUE;
-    return fake_stream_is_valid(stream) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+    return fake_stream_check(stream);
 }
 
 /* The index array of attributes or locations: n entries, the first 0, increasing, below count. */
@@ -117,6 +121,17 @@ static CUresult check_copy_batch(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *s
     return rc;
 }
 
+/* One copy of a batch: a node on a capturing stream, else done now. */
+static void copy_one(CUstream stream, CUdeviceptr dst, CUdeviceptr src, size_t size,
+                     CUresult *rc)
+{
+    const CUDA_MEMCPY3D node = { .srcMemoryType = CU_MEMORYTYPE_UNIFIED, .srcDevice = src,
+                                 .dstMemoryType = CU_MEMORYTYPE_UNIFIED, .dstDevice = dst,
+                                 .WidthInBytes = size, .Height = 1, .Depth = 1 };
+    if (size && !fake_capture_copy(stream, &node, rc))
+        memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, size);
+}
+
 static CUresult CUDAAPI f_cuMemcpyBatchAsync(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes,
                                              size_t count, CUmemcpyAttributes *attrs,
                                              size_t *idxs, size_t n, CUstream stream)
@@ -129,15 +144,31 @@ static CUresult CUDAAPI f_cuMemcpyBatchAsync(CUdeviceptr *dsts, CUdeviceptr *src
                              attrs && n ? attrs[0].flags : 0, (void *)stream);
     if (rc == CUDA_SUCCESS)
         rc = check_copy_batch(dsts, srcs, sizes, count, attrs, idxs, n, stream);
-    for (size_t i = 0; rc == CUDA_SUCCESS && i < count; i++) {
-        if (!sizes[i])
-            continue;
-        const CUDA_MEMCPY3D node = { .srcMemoryType = CU_MEMORYTYPE_UNIFIED, .srcDevice = srcs[i],
-                                     .dstMemoryType = CU_MEMORYTYPE_UNIFIED, .dstDevice = dsts[i],
-                                     .WidthInBytes = sizes[i], .Height = 1, .Depth = 1 };
-        if (!fake_capture_copy(stream, &node, &rc))
-            memmove((void *)(uintptr_t)dsts[i], (const void *)(uintptr_t)srcs[i], sizes[i]);
-    }
+    for (size_t i = 0; rc == CUDA_SUCCESS && i < count; i++)
+        copy_one(stream, dsts[i], srcs[i], sizes[i], &rc);
+    return fake_leave(rc);
+}
+
+static CUresult CUDAAPI f_cuMemcpyWithAttributesAsync(CUdeviceptr dst, CUdeviceptr src,
+                                                      size_t size, CUmemcpyAttributes *attr,
+                                                      CUstream stream)
+{
+    CUresult rc = fake_enter("cuMemcpyWithAttributesAsync",
+                             "dst=0x%llx src=0x%llx size=%zu order=%d flags=0x%x stream=%p",
+                             (unsigned long long)dst, (unsigned long long)src, size,
+                             attr ? (int)attr->srcAccessOrder : -1, attr ? attr->flags : 0,
+                             (void *)stream);
+    const void *d = (const void *)(uintptr_t)dst, *s = (const void *)(uintptr_t)src;
+    if (rc == CUDA_SUCCESS)
+        rc = fake_need_ctx(NULL);
+    if (rc == CUDA_SUCCESS)
+        rc = fake_stream_check(stream);
+    if (rc == CUDA_SUCCESS &&
+        (!attr || !order_valid(attr->srcAccessOrder) || !copy_flags_valid(attr->flags) ||
+         (size && (!d || !s || fake_is_retired(d, size) || fake_is_retired(s, size)))))
+        rc = CUDA_ERROR_INVALID_VALUE;
+    if (rc == CUDA_SUCCESS)
+        copy_one(stream, dst, src, size, &rc);
     return fake_leave(rc);
 }
 
@@ -279,6 +310,20 @@ static CUresult check_range_batch(CUdeviceptr *ptrs, size_t *sizes, size_t count
 
 #define RANGE_FMT "count=%zu sizes=%s locs=%s flags=0x%llx stream=%p"
 
+/* Where each range of a checked batch is now: at its prefetch location, or, with locs NULL (a
+ * discard), nowhere. */
+static void batch_residency(const CUdeviceptr *ptrs, const size_t *sizes, size_t count,
+                            const CUmemLocation *locs, const size_t *idxs, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < count; i++) {
+        while (locs && k + 1 < n && idxs[k + 1] <= i)
+            k++;
+        CUmemLocation loc = locs ? locs[k] : (CUmemLocation){ CU_MEM_LOCATION_TYPE_NONE, 0 };
+        fake_residency_set(ptrs[i], sizes[i], loc);
+    }
+}
+
 static CUresult CUDAAPI f_cuMemPrefetchBatchAsync(CUdeviceptr *ptrs, size_t *sizes, size_t count,
                                                   CUmemLocation *locs, size_t *idxs, size_t n,
                                                   unsigned long long flags, CUstream stream)
@@ -290,6 +335,8 @@ static CUresult CUDAAPI f_cuMemPrefetchBatchAsync(CUdeviceptr *ptrs, size_t *siz
                              (void *)stream);
     if (rc == CUDA_SUCCESS)
         rc = check_range_batch(ptrs, sizes, count, locs, idxs, n, 1, flags, stream);
+    if (rc == CUDA_SUCCESS)
+        batch_residency(ptrs, sizes, count, locs, idxs, n);
     return fake_leave(rc);
 }
 
@@ -302,6 +349,8 @@ static CUresult CUDAAPI f_cuMemDiscardBatchAsync(CUdeviceptr *ptrs, size_t *size
                              (void *)stream);
     if (rc == CUDA_SUCCESS)
         rc = check_range_batch(ptrs, sizes, count, NULL, NULL, 0, 0, flags, stream);
+    if (rc == CUDA_SUCCESS)
+        batch_residency(ptrs, sizes, count, NULL, NULL, 0);
     return fake_leave(rc);
 }
 
@@ -318,6 +367,31 @@ static CUresult CUDAAPI f_cuMemDiscardAndPrefetchBatchAsync(CUdeviceptr *ptrs, s
                              (void *)stream);
     if (rc == CUDA_SUCCESS)
         rc = check_range_batch(ptrs, sizes, count, locs, idxs, n, 1, flags, stream);
+    if (rc == CUDA_SUCCESS)
+        batch_residency(ptrs, sizes, count, locs, idxs, n);
+    return fake_leave(rc);
+}
+
+static CUresult CUDAAPI f_cuMemcpy3DWithAttributesAsync(CUDA_MEMCPY3D_BATCH_OP *op,
+                                                        unsigned long long flags, CUstream stream)
+{
+    CUresult rc = fake_enter("cuMemcpy3DWithAttributesAsync",
+                             "flags=0x%llx stream=%p op=%d->%d extent=(%zu,%zu,%zu) order=%d",
+                             flags, (void *)stream, op ? (int)op->src.type : -1,
+                             op ? (int)op->dst.type : -1, op ? op->extent.width : 0,
+                             op ? op->extent.height : 0, op ? op->extent.depth : 0,
+                             op ? (int)op->srcAccessOrder : -1);
+    CUDA_MEMCPY3D copy;
+    if (rc == CUDA_SUCCESS)
+        rc = fake_need_ctx(NULL);
+    if (rc == CUDA_SUCCESS)
+        rc = fake_stream_check(stream);
+    if (rc == CUDA_SUCCESS && (!op || flags != 0))
+        rc = CUDA_ERROR_INVALID_VALUE;
+    if (rc == CUDA_SUCCESS)
+        rc = translate_op(op, &copy);
+    if (rc == CUDA_SUCCESS && !fake_capture_copy(stream, &copy, &rc))
+        rc = fake_copy_3d(&copy);
     return fake_leave(rc);
 }
 
@@ -328,5 +402,7 @@ const proc_entry fake_procs_batch[] = {
     {"cuMemDiscardBatchAsync", 13000, 99999, (void *)f_cuMemDiscardBatchAsync},
     {"cuMemDiscardAndPrefetchBatchAsync", 13000, 99999,
      (void *)f_cuMemDiscardAndPrefetchBatchAsync},
+    {"cuMemcpyWithAttributesAsync", 13020, 99999, (void *)f_cuMemcpyWithAttributesAsync},
+    {"cuMemcpy3DWithAttributesAsync", 13020, 99999, (void *)f_cuMemcpy3DWithAttributesAsync},
     {NULL, 0, 0, NULL},
 };

@@ -24,6 +24,8 @@
  *     CUDA_ERROR_STREAM_CAPTURE_INVALIDATED, and cuStreamEndCapture answers that with a NULL
  *     graph (the capture's own graph is destroyed), ending the capture.
  *   - Captured launches are logged calls, but reach fake_g.launches only when the graph runs.
+ *   - Recapture (cuStreamBeginRecaptureToGraph, 13.3) captures into the caller's graph again;
+ *     see recapture_end for what it checks and what it simplifies.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -37,10 +39,18 @@ typedef struct fake_session {
     CUstreamCaptureMode mode;
     int invalidated;
     int to_graph;                      /* cuStreamBeginCaptureToGraph: the caller's graph */
+    /* cuStreamBeginRecaptureToGraph: the graph's nodes before (taken out of it while the new
+     * ones are captured), its next local id then, and the caller's callback. */
+    int recapture;
+    ptr_vec old;
+    unsigned old_next_local;
+    CUgraphRecaptureCallback callback;
+    void *user_data;
 } fake_session;
 
 typedef struct fake_capture {
     CUstream stream;
+    fake_ctx *ctx;                     /* the stream's context (the current one for 0x1, 0x2) */
     pthread_t thread;                  /* the owner of a per-thread stream */
     fake_session *session;
     int origin;
@@ -108,6 +118,7 @@ static fake_capture *capture_new(CUstream stream, fake_session *s, int origin)
     }
     if (c) {
         c->stream = stream;
+        c->ctx = fake_stream_ctx(stream) ? fake_stream_ctx(stream) : fake_current_ctx();
         c->thread = pthread_self();
         c->session = s;
         c->origin = origin;
@@ -141,6 +152,7 @@ static void session_end(fake_session *s)
     for (size_t i = marks.count; i-- > 0;)
         if (((fake_mark *)marks.items[i])->session == s)
             mark_free(i);
+    free(s->old.items);
     free(s);
 }
 
@@ -220,13 +232,37 @@ int fake_capture_extsem(CUstream stream, CUgraphNodeType type, const CUexternalS
     CAPTURE_NODE(type, fake_node_extsem(n, sems, params, count));
 }
 
-int fake_capture_host(CUstream stream, CUhostFn fn, void *user_data, CUresult *rc)
+static CUresult captured_host(fake_node *n, CUhostFn fn, void *user_data, unsigned sync_mode)
 {
     const CUDA_HOST_NODE_PARAMS host = { fn, user_data };
-    CAPTURE_NODE(CU_GRAPH_NODE_TYPE_HOST, fake_node_host(n, &host));
+    n->host_sync = sync_mode;
+    return fake_node_host(n, &host);
 }
 
-static CUresult captured_alloc(fake_node *n, CUdevice device, size_t bytes, CUdeviceptr *dptr)
+int fake_capture_host(CUstream stream, CUhostFn fn, void *user_data, unsigned sync_mode,
+                      CUresult *rc)
+{
+    CAPTURE_NODE(CU_GRAPH_NODE_TYPE_HOST, captured_host(n, fn, user_data, sync_mode));
+}
+
+/* In a recapture, the allocation node made in the place of one of the same size keeps that
+ * one's address (the node keeps its allocation, fake_mempool.c), so that the work captured
+ * after it, which uses the address, compares equal to the work it replaces. */
+static void recaptured_alloc(const fake_session *s, fake_node *n)
+{
+    size_t at = s->graph->nodes.count;
+    fake_node *was = s->recapture && at < s->old.count ? s->old.items[at] : NULL;
+    if (!was || was->type != CU_GRAPH_NODE_TYPE_MEM_ALLOC || !was->gmem ||
+        was->alloc.bytesize != n->alloc.bytesize ||
+        was->alloc.poolProps.location.id != n->alloc.poolProps.location.id)
+        return;
+    fake_gmem_put(n->gmem);
+    (n->gmem = was->gmem)->refs++;
+    n->alloc.dptr = was->alloc.dptr;
+}
+
+static CUresult captured_alloc(const fake_session *s, fake_node *n, CUdevice device,
+                               size_t bytes, CUdeviceptr *dptr)
 {
     CUDA_MEM_ALLOC_NODE_PARAMS p;
     memset(&p, 0, sizeof p);
@@ -235,15 +271,18 @@ static CUresult captured_alloc(fake_node *n, CUdevice device, size_t bytes, CUde
     p.poolProps.location.id = device;
     p.bytesize = bytes;
     CUresult rc = dptr ? fake_node_alloc(n, &p) : CUDA_ERROR_INVALID_VALUE;
-    if (rc == CUDA_SUCCESS)
-        *dptr = p.dptr;
+    if (rc == CUDA_SUCCESS) {
+        recaptured_alloc(s, n);
+        *dptr = n->alloc.dptr;
+    }
     return rc;
 }
 
 int fake_capture_alloc(CUstream stream, CUdevice device, size_t bytes, CUdeviceptr *dptr,
                        CUresult *rc)
 {
-    CAPTURE_NODE(CU_GRAPH_NODE_TYPE_MEM_ALLOC, captured_alloc(n, device, bytes, dptr));
+    CAPTURE_NODE(CU_GRAPH_NODE_TYPE_MEM_ALLOC,
+                 captured_alloc(c->session, n, device, bytes, dptr));
 }
 
 int fake_capture_free(CUstream stream, CUdeviceptr dptr, CUresult *rc)
@@ -335,6 +374,19 @@ CUresult fake_capture_sync_event(CUevent event)
     return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
 }
 
+CUresult fake_capture_sync_ctx(const fake_ctx *ctx, int family)
+{
+    CUresult rc = CUDA_SUCCESS;
+    for (size_t i = 0; i < captures.count; i++) {
+        const fake_capture *c = captures.items[i];
+        if (c->ctx == ctx || (family && fake_ctx_base(c->ctx) == fake_ctx_base((fake_ctx *)ctx))) {
+            session_invalidate(c->session);
+            rc = CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+        }
+    }
+    return rc;
+}
+
 /* ---- entry points --------------------------------------------------------------------------- */
 
 static CUresult capture_begin(CUstream stream, CUgraph graph, const CUgraphNode *deps,
@@ -347,8 +399,8 @@ static CUresult capture_begin(CUstream stream, CUgraph graph, const CUgraphNode 
     CUresult rc = fake_need_ctx(NULL);
     if (rc == CUDA_SUCCESS && mode > CU_STREAM_CAPTURE_MODE_RELAXED)
         rc = CUDA_ERROR_INVALID_VALUE;
-    if (rc == CUDA_SUCCESS && !fake_stream_is_valid(stream))
-        rc = CUDA_ERROR_INVALID_HANDLE;
+    if (rc == CUDA_SUCCESS)
+        rc = fake_stream_check(stream);
     if (rc == CUDA_SUCCESS && is_legacy(stream))
         rc = CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
     if (rc == CUDA_SUCCESS && capture_find(stream) >= 0)
@@ -375,7 +427,8 @@ static CUresult capture_begin(CUstream stream, CUgraph graph, const CUgraphNode 
         return rc;
     }
     if (s)
-        *s = (fake_session){ g, ++capture_ids, mode, 0, graph != NULL };
+        *s = (fake_session){ .graph = g, .id = ++capture_ids, .mode = mode,
+                             .to_graph = graph != NULL };
     return rc;
 }
 
@@ -412,6 +465,133 @@ static int reaches(const dep_vec *frontier, const fake_node *node)
     return 0;
 }
 
+/* ---- recapture ------------------------------------------------------------------------------ */
+
+static int graph_in_capture(const fake_graph *g)
+{
+    for (size_t i = 0; i < captures.count; i++)
+        if (((fake_capture *)captures.items[i])->session->graph == g)
+            return 1;
+    return 0;
+}
+
+/*
+ * cuStreamBeginRecaptureToGraph: a capture into `graph` like cuStreamBeginCaptureToGraph with no
+ * dependencies, after the graph's nodes are taken out of it (kept in the session) and its user
+ * objects released, as cuda.h says.  A graph another capture is filling is refused
+ * (CUDA_ERROR_INVALID_VALUE, the only code cuda.h names).
+ */
+static CUresult CUDAAPI f_cuStreamBeginRecaptureToGraph(CUstream stream, CUstreamCaptureMode mode,
+                                                        CUgraph graph,
+                                                        CUgraphRecaptureCallback callback,
+                                                        void *user_data)
+{
+    CUresult rc = fake_enter("cuStreamBeginRecaptureToGraph",
+                             "stream=%p mode=%d graph=%p callback=%s userData=%p",
+                             (void *)stream, (int)mode, (void *)graph,
+                             callback ? "set" : "NULL", user_data);
+    fake_graph *g = NULL;
+    if (rc == CUDA_SUCCESS && (fake_graph_check(graph, &g) != CUDA_SUCCESS ||
+                               graph_in_capture(g)))
+        rc = CUDA_ERROR_INVALID_VALUE;
+    if (rc == CUDA_SUCCESS)
+        rc = capture_begin(stream, graph, NULL, NULL, 0, mode);
+    if (rc == CUDA_SUCCESS) {
+        fake_session *s = capturing(stream)->session;
+        s->recapture = 1;
+        s->old = g->nodes;
+        s->old_next_local = g->next_local;
+        s->callback = callback;
+        s->user_data = user_data;
+        g->nodes = (ptr_vec){ NULL, 0, 0 };
+        for (size_t i = 0; i < g->uref_count; i++)
+            fake_uobj_release(g->urefs[i].obj, g->urefs[i].count);
+        g->uref_count = 0;
+    }
+    return fake_leave_flush(rc);
+}
+
+/* The nodes whose parameters the recapture changed (indices into both lists), and the
+ * parameters of each before and after, for the callback. */
+typedef struct fake_changes {
+    size_t count, *at;
+    CUgraphNodeParams *before, *after;
+} fake_changes;
+
+static CUresult changes_find(const ptr_vec *old, const ptr_vec *fresh, fake_changes *out)
+{
+    out->at = calloc(old->count + 1, sizeof *out->at);
+    out->before = calloc(old->count + 1, sizeof *out->before);
+    out->after = calloc(old->count + 1, sizeof *out->after);
+    if (!out->at || !out->before || !out->after)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    for (size_t i = 0; i < old->count; i++) {
+        if (fake_node_params_equal(old->items[i], fresh->items[i]))
+            continue;
+        fake_node_get_generic(old->items[i], &out->before[out->count]);
+        fake_node_get_generic(fresh->items[i], &out->after[out->count]);
+        out->at[out->count++] = i;
+    }
+    return CUDA_SUCCESS;
+}
+
+/*
+ * The end of a recapture (the lock held; it is dropped around the callbacks).  The graph keeps
+ * its nodes and their handles: the new ones, captured in the same creation order, must match
+ * them in number, types and edges (child graphs and conditional bodies too), and memory nodes in
+ * their parameters, else CUDA_ERROR_GRAPH_RECAPTURE_FAILURE.  Each top-level node whose other
+ * parameters changed goes to the callback with CU_GRAPH_RECAPTURE_ELIGIBLE_FOR_UPDATE (the fake
+ * can apply any change), and an answer other than CUDA_SUCCESS fails the recapture
+ * (CUDA_ERROR_GRAPH_RECAPTURE_FAILURE); then the new parameters replace the old ones, as
+ * cuGraphExecUpdate would apply them.  Simplified: the driver checks each node as it is
+ * captured, the fake at the end; nodes inside child graphs are not reported to the callback;
+ * INELIGIBLE_FOR_UPDATE and ERROR are never given; a failed recapture leaves the graph as it
+ * was (the driver leaves it undefined).
+ */
+static CUresult recapture_end(fake_session *s, CUresult rc, CUgraph *out)
+{
+    fake_graph *g = s->graph;
+    fake_graph old = { .nodes = s->old }, fresh = { .nodes = g->nodes };
+    CUgraphRecaptureCallback callback = s->callback;
+    void *user_data = s->user_data;
+    g->nodes = s->old;
+    g->next_local = s->old_next_local;
+    s->old = (ptr_vec){ NULL, 0, 0 };
+    session_end(s);
+    CUgraphExecUpdateResultInfo info;
+    memset(&info, 0, sizeof info);
+    if (rc == CUDA_SUCCESS && fake_graph_update_check(&old, &fresh, &info) != CUDA_SUCCESS)
+        rc = CUDA_ERROR_GRAPH_RECAPTURE_FAILURE;
+    for (size_t i = 0; rc == CUDA_SUCCESS && i < old.nodes.count; i++) {
+        const fake_node *a = old.nodes.items[i];
+        if ((a->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC || a->type == CU_GRAPH_NODE_TYPE_MEM_FREE) &&
+            !fake_node_params_equal(a, fresh.nodes.items[i]))
+            rc = CUDA_ERROR_GRAPH_RECAPTURE_FAILURE;
+    }
+    fake_changes changes = { 0, NULL, NULL, NULL };
+    if (rc == CUDA_SUCCESS)
+        rc = changes_find(&old.nodes, &fresh.nodes, &changes);
+    if (rc == CUDA_SUCCESS && callback && changes.count) {
+        fake_call *call = fake_suspend_call();
+        for (size_t k = 0; rc == CUDA_SUCCESS && k < changes.count; k++)
+            if (callback(user_data, (CUgraphNode)old.nodes.items[changes.at[k]],
+                         &changes.before[k], &changes.after[k],
+                         CU_GRAPH_RECAPTURE_ELIGIBLE_FOR_UPDATE) != CUDA_SUCCESS)
+                rc = CUDA_ERROR_GRAPH_RECAPTURE_FAILURE;
+        fake_resume_call(call);
+    }
+    if (rc == CUDA_SUCCESS)
+        rc = fake_graph_update_apply(&old, &fresh);
+    free(changes.at);
+    free(changes.before);
+    free(changes.after);
+    for (size_t i = 0; i < fresh.nodes.count; i++)
+        fake_node_free(fresh.nodes.items[i]);
+    free(fresh.nodes.items);
+    *out = rc == CUDA_SUCCESS ? (CUgraph)g : NULL;
+    return rc;
+}
+
 static CUresult CUDAAPI f_cuStreamEndCapture(CUstream stream, CUgraph *graph)
 {
     CUresult rc = fake_enter("cuStreamEndCapture", "stream=%p", (void *)stream);
@@ -420,8 +600,8 @@ static CUresult CUDAAPI f_cuStreamEndCapture(CUstream stream, CUgraph *graph)
         rc = fake_need_ctx(NULL);
     if (rc == CUDA_SUCCESS && !graph)
         rc = CUDA_ERROR_INVALID_VALUE;
-    if (rc == CUDA_SUCCESS && !fake_stream_is_valid(stream))
-        rc = CUDA_ERROR_INVALID_HANDLE;
+    if (rc == CUDA_SUCCESS)
+        rc = fake_stream_check(stream);
     if (rc == CUDA_SUCCESS && !(c = capturing(stream)))
         rc = CUDA_ERROR_ILLEGAL_STATE;
     if (rc == CUDA_SUCCESS && !c->origin)
@@ -437,6 +617,8 @@ static CUresult CUDAAPI f_cuStreamEndCapture(CUstream stream, CUgraph *graph)
     }
     if (s->invalidated)
         rc = CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+    if (s->recapture)
+        return fake_leave_flush(recapture_end(s, rc, graph));
     *graph = rc == CUDA_SUCCESS ? (CUgraph)s->graph : NULL;
     if (rc != CUDA_SUCCESS && !s->to_graph)
         fake_graph_free(s->graph);
@@ -458,8 +640,8 @@ static CUresult CUDAAPI f_cuStreamIsCapturing(CUstream stream, CUstreamCaptureSt
         rc = fake_need_ctx(NULL);
     if (rc == CUDA_SUCCESS && !status)
         rc = CUDA_ERROR_INVALID_VALUE;
-    if (rc == CUDA_SUCCESS && !fake_stream_is_valid(stream))
-        rc = CUDA_ERROR_INVALID_HANDLE;
+    if (rc == CUDA_SUCCESS)
+        rc = fake_stream_check(stream);
     if (rc == CUDA_SUCCESS)
         *status = status_of(capturing(stream));
     return fake_leave(rc);
@@ -478,8 +660,8 @@ static CUresult CUDAAPI f_cuStreamGetCaptureInfo(CUstream stream, CUstreamCaptur
         rc = fake_need_ctx(NULL);
     if (rc == CUDA_SUCCESS && !status)
         rc = CUDA_ERROR_INVALID_VALUE;
-    if (rc == CUDA_SUCCESS && !fake_stream_is_valid(stream))
-        rc = CUDA_ERROR_INVALID_HANDLE;
+    if (rc == CUDA_SUCCESS)
+        rc = fake_stream_check(stream);
     if (rc == CUDA_SUCCESS && (c = capturing(stream))) {
         size_t n = c->frontier.count;
         free(c->info_nodes);
@@ -521,8 +703,8 @@ static CUresult CUDAAPI f_cuStreamUpdateCaptureDependencies(CUstream stream, CUg
         rc = fake_need_ctx(NULL);
     if (rc == CUDA_SUCCESS && (flags > CU_STREAM_SET_CAPTURE_DEPENDENCIES || (count && !deps)))
         rc = CUDA_ERROR_INVALID_VALUE;
-    if (rc == CUDA_SUCCESS && !fake_stream_is_valid(stream))
-        rc = CUDA_ERROR_INVALID_HANDLE;
+    if (rc == CUDA_SUCCESS)
+        rc = fake_stream_check(stream);
     if (rc == CUDA_SUCCESS && !(c = capturing(stream)))
         rc = CUDA_ERROR_ILLEGAL_STATE;
     if (rc == CUDA_SUCCESS && c->session->invalidated)
@@ -555,6 +737,7 @@ static CUresult CUDAAPI f_cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode 
 const proc_entry fake_procs_capture[] = {
     {"cuStreamBeginCapture", 10010, 99999, (void *)f_cuStreamBeginCapture},
     {"cuStreamBeginCaptureToGraph", 12030, 99999, (void *)f_cuStreamBeginCaptureToGraph},
+    {"cuStreamBeginRecaptureToGraph", 13030, 99999, (void *)f_cuStreamBeginRecaptureToGraph},
     {"cuStreamEndCapture", 10000, 99999, (void *)f_cuStreamEndCapture},
     {"cuStreamIsCapturing", 10000, 99999, (void *)f_cuStreamIsCapturing},
     {"cuStreamGetCaptureInfo", 12030, 99999, (void *)f_cuStreamGetCaptureInfo},

@@ -11,7 +11,11 @@
  *   - One primary context per device, retained/released/reset; a reset or the last release
  *     destroys its allocations and kills its modules (fake_ctx_destroy, fakecuda.c).  A device
  *     lost to a sticky error stays lost: retaining it again returns the sticky code.
- *   - The current context is per thread (fake_current_ctx, fakecuda.c).
+ *   - The current context is per thread (fake_current_ctx, fakecuda.c), the top of a stack of
+ *     FAKE_CTX_STACK that cuCtxPushCurrent / cuCtxPopCurrent grow and shrink; cuCtxSetCurrent
+ *     replaces the top.  Any CUcontext the fake made may be current: a primary context, one of
+ *     fake_create_context, or the one cuCtxFromGreenCtx gives for a green context (fake_green.c).
+ *   - cuDriverGetVersion answers the modelled driver's version (FAKECUDA_DRIVER_VERSION).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -60,7 +64,7 @@ static CUresult CUDAAPI f_cuDriverGetVersion(int *version)
     if (rc == CUDA_SUCCESS && !version)
         rc = CUDA_ERROR_INVALID_VALUE;
     if (rc == CUDA_SUCCESS)
-        *version = FAKE_DRIVER_VERSION;
+        *version = fake_g.driver_version;
     return fake_leave(rc);
 }
 
@@ -74,7 +78,9 @@ static CUresult CUDAAPI f_cuDriverGetVersion(int *version)
     X(CUDA_ERROR_LAUNCH_FAILED) X(CUDA_ERROR_ASSERT) X(CUDA_ERROR_ILLEGAL_INSTRUCTION)          \
     X(CUDA_ERROR_MISALIGNED_ADDRESS) X(CUDA_ERROR_INVALID_ADDRESS_SPACE) X(CUDA_ERROR_INVALID_PC) \
     X(CUDA_ERROR_HARDWARE_STACK_ERROR) X(CUDA_ERROR_NOT_SUPPORTED) X(CUDA_ERROR_UNKNOWN)        \
-    X(CUDA_ERROR_CONTEXT_IS_DESTROYED) X(CUDA_ERROR_SYSTEM_DRIVER_MISMATCH)
+    X(CUDA_ERROR_CONTEXT_IS_DESTROYED) X(CUDA_ERROR_SYSTEM_DRIVER_MISMATCH)                     \
+    X(CUDA_ERROR_INVALID_RESOURCE_TYPE) X(CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION)            \
+    X(CUDA_ERROR_STREAM_DETACHED) X(CUDA_ERROR_GRAPH_RECAPTURE_FAILURE)
 
 static CUresult CUDAAPI f_cuGetErrorName(CUresult error, const char **str)
 {
@@ -83,7 +89,7 @@ static CUresult CUDAAPI f_cuGetErrorName(CUresult error, const char **str)
         rc = CUDA_ERROR_INVALID_VALUE;
     if (rc == CUDA_SUCCESS) {
         *str = NULL;
-        switch (error) {
+        switch ((int)error) {        /* an int: 13.5's codes are not in 13.0's enum */
 #define FAKE_ERROR_CASE(name) case name: *str = #name; break;
             FAKE_ERROR_NAMES(FAKE_ERROR_CASE)
 #undef FAKE_ERROR_CASE
@@ -137,7 +143,7 @@ static int attribute_value(CUdevice_attribute attr)
     case CU_DEVICE_ATTRIBUTE_CLOCK_RATE: return 1980000;
     case CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT: return 512;
     case CU_DEVICE_ATTRIBUTE_GPU_OVERLAP: return 1;
-    case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: return 132;
+    case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: return (int)fake_g.sm_count;
     case CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY: return 1;
     case CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS: return 1;
     case CU_DEVICE_ATTRIBUTE_ECC_ENABLED: return 1;
@@ -223,6 +229,27 @@ static CUresult CUDAAPI f_cuDeviceGetUuid(CUuuid *uuid, CUdevice dev)
 
 /* ---- primary contexts ----------------------------------------------------------------------- */
 
+/* A retain of dev's primary context (a checked device): activates it, or answers the sticky
+ * error that lost the device.  cuGreenCtxCreate retains the same way. */
+CUresult fake_primary_retain(CUdevice dev)
+{
+    fake_ctx *ctx = &fake_g.ctx[dev];
+    if (!ctx->active && ctx->lost != CUDA_SUCCESS)
+        return ctx->lost;
+    if (!ctx->active)
+        ctx->id = ++fake_g.next_ctx_id;
+    ctx->device = dev;
+    ctx->active = 1;
+    ctx->refcount++;
+    return CUDA_SUCCESS;
+}
+
+void fake_primary_release(CUdevice dev)
+{
+    if (fake_g.ctx[dev].refcount && --fake_g.ctx[dev].refcount == 0)
+        fake_ctx_destroy(&fake_g.ctx[dev]);
+}
+
 static CUresult CUDAAPI f_cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev)
 {
     CUresult rc = fake_enter("cuDevicePrimaryCtxRetain", "dev=%d", dev);
@@ -230,17 +257,10 @@ static CUresult CUDAAPI f_cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev
         rc = CUDA_ERROR_INVALID_VALUE;
     if (rc == CUDA_SUCCESS)
         rc = fake_need_device(dev);
-    if (rc == CUDA_SUCCESS && !fake_g.ctx[dev].active && fake_g.ctx[dev].lost != CUDA_SUCCESS)
-        rc = fake_g.ctx[dev].lost;
-    if (rc == CUDA_SUCCESS) {
-        fake_ctx *ctx = &fake_g.ctx[dev];
-        if (!ctx->active)
-            ctx->id = ++fake_g.next_ctx_id;
-        ctx->device = dev;
-        ctx->active = 1;
-        ctx->refcount++;
-        *pctx = (CUcontext)ctx;
-    }
+    if (rc == CUDA_SUCCESS)
+        rc = fake_primary_retain(dev);
+    if (rc == CUDA_SUCCESS)
+        *pctx = (CUcontext)&fake_g.ctx[dev];
     return fake_leave(rc);
 }
 
@@ -251,8 +271,8 @@ static CUresult CUDAAPI f_cuDevicePrimaryCtxRelease(CUdevice dev)
         rc = fake_need_device(dev);
     if (rc == CUDA_SUCCESS && fake_g.ctx[dev].refcount == 0)
         rc = CUDA_ERROR_INVALID_CONTEXT;
-    if (rc == CUDA_SUCCESS && --fake_g.ctx[dev].refcount == 0)
-        fake_ctx_destroy(&fake_g.ctx[dev]);
+    if (rc == CUDA_SUCCESS)
+        fake_primary_release(dev);
     return fake_leave(rc);
 }
 
@@ -304,17 +324,80 @@ static CUresult CUDAAPI f_cuCtxGetCurrent(CUcontext *pctx)
     return fake_leave(rc);
 }
 
+fake_ctx *fake_ctx_from_handle(CUcontext handle)
+{
+    fake_ctx *c = (fake_ctx *)handle;
+    if (!c)
+        return NULL;
+    for (int i = 0; i < fake_g.device_count; i++)
+        if (c == &fake_g.ctx[i])
+            return c;
+    for (int i = 0; i < fake_g.extra_count; i++)
+        if (c == &fake_g.extra[i])
+            return c;
+    return fake_green_ctx_of(handle);
+}
+
+/* A context that may become current: one the fake made; a green context's only while the green
+ * context lives (a primary one stays settable after a reset, failing the calls that follow). */
+static CUresult settable(CUcontext handle, fake_ctx **out)
+{
+    fake_ctx *c = fake_ctx_from_handle(handle);
+    if (!c || (c->green && !c->active))
+        return CUDA_ERROR_INVALID_CONTEXT;
+    *out = c;
+    return CUDA_SUCCESS;
+}
+
 static CUresult CUDAAPI f_cuCtxSetCurrent(CUcontext ctx)
 {
     CUresult rc = fake_enter("cuCtxSetCurrent", "ctx=%p", (void *)ctx);
+    fake_ctx *c = NULL;
     if (rc == CUDA_SUCCESS)
         rc = fake_need_init();
-    fake_ctx *c = (fake_ctx *)ctx;
-    if (rc == CUDA_SUCCESS && c && (c < fake_g.ctx || c >= fake_g.ctx + fake_g.device_count) &&
-        (c < fake_g.extra || c >= fake_g.extra + fake_g.extra_count))
-        rc = CUDA_ERROR_INVALID_CONTEXT;
+    if (rc == CUDA_SUCCESS && ctx)
+        rc = settable(ctx, &c);
     if (rc == CUDA_SUCCESS)
         fake_set_current_ctx(c);
+    return fake_leave(rc);
+}
+
+/* The contexts under the current one (the current one is fake_current_ctx, the top). */
+#define FAKE_CTX_STACK 16
+static _Thread_local fake_ctx *ctx_stack[FAKE_CTX_STACK];
+static _Thread_local unsigned ctx_depth;
+
+static CUresult CUDAAPI f_cuCtxPushCurrent(CUcontext ctx)
+{
+    CUresult rc = fake_enter("cuCtxPushCurrent", "ctx=%p", (void *)ctx);
+    fake_ctx *c = NULL;
+    if (rc == CUDA_SUCCESS)
+        rc = fake_need_init();
+    if (rc == CUDA_SUCCESS)
+        rc = settable(ctx, &c);
+    if (rc == CUDA_SUCCESS && ctx_depth == FAKE_CTX_STACK)
+        rc = CUDA_ERROR_OUT_OF_MEMORY;     /* the fake's stack is short; the driver's is not */
+    if (rc == CUDA_SUCCESS) {
+        ctx_stack[ctx_depth++] = fake_current_ctx();
+        fake_set_current_ctx(c);
+    }
+    return fake_leave(rc);
+}
+
+/* Pops the current context (none: CUDA_ERROR_INVALID_CONTEXT); the one under it, if any,
+ * becomes current. */
+static CUresult CUDAAPI f_cuCtxPopCurrent(CUcontext *pctx)
+{
+    CUresult rc = fake_enter("cuCtxPopCurrent", "%s", "");
+    if (rc == CUDA_SUCCESS)
+        rc = fake_need_init();
+    if (rc == CUDA_SUCCESS && !fake_current_ctx())
+        rc = CUDA_ERROR_INVALID_CONTEXT;
+    if (rc == CUDA_SUCCESS) {
+        if (pctx)
+            *pctx = (CUcontext)fake_current_ctx();
+        fake_set_current_ctx(ctx_depth ? ctx_stack[--ctx_depth] : NULL);
+    }
     return fake_leave(rc);
 }
 
@@ -331,15 +414,18 @@ static CUresult CUDAAPI f_cuCtxGetDevice(CUdevice *device)
     return fake_leave(rc);
 }
 
+/* A green context's CUcontext has the green context's id (cuGreenCtxGetId answers the same). */
 static CUresult CUDAAPI f_cuCtxGetId(CUcontext ctx, unsigned long long *id)
 {
     CUresult rc = fake_enter("cuCtxGetId", "ctx=%p", (void *)ctx);
-    fake_ctx *c = (fake_ctx *)ctx;
+    fake_ctx *c = NULL;
     if (rc == CUDA_SUCCESS && !id)
         rc = CUDA_ERROR_INVALID_VALUE;
-    if (rc == CUDA_SUCCESS && !c && fake_need_ctx(&c) != CUDA_SUCCESS)
+    if (rc == CUDA_SUCCESS && !ctx && fake_need_ctx(&c) != CUDA_SUCCESS)
         rc = CUDA_ERROR_INVALID_CONTEXT;
-    if (rc == CUDA_SUCCESS && !c->active)
+    if (rc == CUDA_SUCCESS && ctx && !(c = fake_ctx_from_handle(ctx)))
+        rc = CUDA_ERROR_INVALID_CONTEXT;
+    if (rc == CUDA_SUCCESS && !fake_ctx_live(c))
         rc = CUDA_ERROR_CONTEXT_IS_DESTROYED;
     if (rc == CUDA_SUCCESS)
         *id = c->id;
@@ -347,14 +433,31 @@ static CUresult CUDAAPI f_cuCtxGetId(CUcontext ctx, unsigned long long *id)
 }
 
 /* The 13.0 signature (cuCtxGetDevice_v2), handed out for versions >= 13000. */
+/* The context named, or the current one (NULL), usable: else CUDA_ERROR_INVALID_CONTEXT; its
+ * sticky error if it has one. */
+static CUresult named_ctx(CUcontext ctx, fake_ctx **out)
+{
+    if (!ctx)
+        return fake_need_ctx(out);
+    CUresult rc = fake_need_init();
+    fake_ctx *c = rc == CUDA_SUCCESS ? fake_ctx_from_handle(ctx) : NULL;
+    if (rc == CUDA_SUCCESS && (!c || !fake_ctx_live(c)))
+        rc = CUDA_ERROR_INVALID_CONTEXT;
+    if (rc == CUDA_SUCCESS)
+        rc = fake_ctx_base(c)->poison;
+    if (rc == CUDA_SUCCESS)
+        *out = c;
+    return rc;
+}
+
 static CUresult CUDAAPI f_cuCtxGetDevice_v2(CUdevice *device, CUcontext ctx)
 {
     CUresult rc = fake_enter("cuCtxGetDevice_v2", "ctx=%p", (void *)ctx);
-    fake_ctx *c = ctx ? (fake_ctx *)ctx : NULL;
+    fake_ctx *c = NULL;
     if (rc == CUDA_SUCCESS && !device)
         rc = CUDA_ERROR_INVALID_VALUE;
-    if (rc == CUDA_SUCCESS && !c)
-        rc = fake_need_ctx(&c);
+    if (rc == CUDA_SUCCESS)
+        rc = named_ctx(ctx, &c);
     if (rc == CUDA_SUCCESS)
         *device = c->device;
     return fake_leave(rc);
@@ -368,13 +471,34 @@ static CUresult CUDAAPI f_cuCtxSynchronize(void)
     return fake_leave(rc);
 }
 
-/* The 13.0 signature (cuCtxSynchronize_v2), handed out for versions >= 13000. */
+/* The 13.0 signature (cuCtxSynchronize_v2), handed out for versions >= 13000: the context
+ * named (a green context's too), or the current one.  Work is done when queued, so it only
+ * checks. */
 static CUresult CUDAAPI f_cuCtxSynchronize_v2(CUcontext ctx)
 {
     CUresult rc = fake_enter("cuCtxSynchronize_v2", "ctx=%p", (void *)ctx);
+    fake_ctx *c = NULL;
     if (rc == CUDA_SUCCESS)
-        rc = fake_need_ctx(NULL);
+        rc = named_ctx(ctx, &c);
     return fake_leave(rc);
+}
+
+/* ---- the test API of the modelled driver (fakecuda.h) -------------------------------------- */
+
+#define FAKE_EXPORT __attribute__((visibility("default")))
+
+FAKE_EXPORT void fake_set_driver_version(int version)
+{
+    fake_lock();
+    fake_g.driver_version = version;
+    fake_unlock();
+}
+
+FAKE_EXPORT void fake_set_sm_count(unsigned count)
+{
+    fake_lock();
+    fake_g.sm_count = count;
+    fake_unlock();
 }
 
 const proc_entry fake_procs_device[] = {
@@ -394,6 +518,8 @@ const proc_entry fake_procs_device[] = {
     {"cuDevicePrimaryCtxGetState", 7000, 99999, (void *)f_cuDevicePrimaryCtxGetState},
     {"cuCtxGetCurrent", 4000, 99999, (void *)f_cuCtxGetCurrent},
     {"cuCtxSetCurrent", 4000, 99999, (void *)f_cuCtxSetCurrent},
+    {"cuCtxPushCurrent", 4000, 99999, (void *)f_cuCtxPushCurrent},
+    {"cuCtxPopCurrent", 4000, 99999, (void *)f_cuCtxPopCurrent},
     {"cuCtxGetId", 12000, 99999, (void *)f_cuCtxGetId},
     {"cuCtxGetDevice", 2000, 12999, (void *)f_cuCtxGetDevice},
     {"cuCtxGetDevice", 13000, 99999, (void *)f_cuCtxGetDevice_v2},

@@ -170,7 +170,7 @@ static CUresult CUDAAPI f_cuExternalMemoryGetMappedBuffer(CUdeviceptr *dptr,
     if (rc == CUDA_SUCCESS) {
         a->ptr = m->map + d->offset;
         a->size = (size_t)d->size;
-        a->ctx = ctx;
+        a->ctx = fake_ctx_base(ctx);
         a->release = buffer_release;
         a->owner = m;
         if (fake_vec_push(&fake_g.allocs, a) != 0) {
@@ -370,8 +370,8 @@ static CUresult semaphores_async(const char *name, CUgraphNodeType type,
     int signal = type == CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL;
     if (rc == CUDA_SUCCESS)
         rc = fake_need_ctx(NULL);
-    if (rc == CUDA_SUCCESS && !fake_stream_is_valid(stream))
-        rc = CUDA_ERROR_INVALID_HANDLE;
+    if (rc == CUDA_SUCCESS)
+        rc = fake_stream_check(stream);
     if (rc == CUDA_SUCCESS)
         rc = check_semaphores(sems, params, count,
                               signal ? CUDA_EXTERNAL_SEMAPHORE_SIGNAL_SKIP_NVSCIBUF_MEMSYNC

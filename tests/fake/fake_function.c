@@ -559,8 +559,8 @@ static CUresult CUDAAPI f_cuMemcpyPeerAsync(CUdeviceptr dst, CUcontext dst_ctx, 
                              (void *)stream);
     if (rc == CUDA_SUCCESS)
         rc = fake_need_ctx(NULL);
-    if (rc == CUDA_SUCCESS && !fake_stream_is_valid(stream))
-        rc = CUDA_ERROR_INVALID_HANDLE;
+    if (rc == CUDA_SUCCESS)
+        rc = fake_stream_check(stream);
     if (rc == CUDA_SUCCESS)
         rc = peer_copy(dst, dst_ctx, src, src_ctx, bytes);
     return fake_leave(rc);

@@ -130,8 +130,10 @@ fake_graph *fake_graph_new(int registered)
         free(g);
         return NULL;
     }
-    if (g)
+    if (g) {
         g->registered = registered;
+        g->id = fake_graph_next_id();
+    }
     return g;
 }
 
@@ -272,6 +274,7 @@ CUresult fake_graph_clone(const fake_graph *g, int for_exec, const fake_node *ow
     if (!c)
         return CUDA_ERROR_OUT_OF_MEMORY;
     c->owner = owner;
+    c->next_local = g->next_local;     /* its nodes keep their local ids (node_clone) */
     for (size_t i = 0; i < g->nodes.count; i++) {
         fake_node *n = node_clone(g->nodes.items[i], c, for_exec);
         if (!n || fake_vec_push(&c->nodes, n) != 0) {
@@ -326,6 +329,7 @@ CUresult fake_node_new(fake_graph *g, const fake_dep *deps, size_t count, CUgrap
     n->type = type;
     n->graph = g;
     n->enabled = 1;
+    n->ctx = (CUcontext)fake_current_ctx();
     for (size_t i = 0; i < count; i++) {
         if (fake_vec_find(&g->nodes, deps[i].node) < 0 || dep_find(&n->deps, deps[i].node) >= 0 ||
             !edge_data_ok(&deps[i].data, deps[i].node, type) ||
@@ -363,6 +367,7 @@ CUresult fake_node_commit(fake_graph *g, fake_node *n, CUgraphNode *out)
         fake_node_free(n);
         return CUDA_ERROR_OUT_OF_MEMORY;
     }
+    n->local_id = g->next_local++;
     *out = (CUgraphNode)n;
     return CUDA_SUCCESS;
 }
@@ -691,8 +696,8 @@ static CUresult CUDAAPI f_cuGraphNodeFindInClone(CUgraphNode *found, CUgraphNode
     return fake_leave(rc);
 }
 
-/* cuGraphDebugDotPrint is left out on purpose: the runtime must cope with an optional entry
- * point the driver lacks. */
+/* cuGraphDebugDotPrint is in fake_graph_info.c (hidden with FAKECUDA_HIDE, the runtime's answer
+ * without it is tested too). */
 const proc_entry fake_procs_graph[] = {
     {"cuGraphCreate", 10000, 99999, (void *)f_cuGraphCreate},
     {"cuGraphDestroy", 10000, 99999, (void *)f_cuGraphDestroy},

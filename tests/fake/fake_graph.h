@@ -2,7 +2,8 @@
  * fake_graph.h - what the graph files of the fake driver share (fake_graph.c: graphs, nodes,
  * topology; fake_graph_objects.c: conditional handles and user objects; fake_graph_node.c: node
  * parameters of every kind; fake_graph_exec.c:
- * executable graphs; fake_capture.c: stream capture; fake_mempool.c: pools and graph memory).
+ * executable graphs; fake_capture.c: stream capture and recapture; fake_mempool.c: pools and
+ * graph memory; fake_graph_info.c: ids and generic parameters of 13.1-13.4).
  * Not seen by tests.  Everything here is used with fake_g.lock held unless said otherwise.
  */
 #ifndef MINICUDART_FAKE_GRAPH_H
@@ -52,6 +53,10 @@ struct fake_node {
     dep_vec deps;                      /* incoming edges */
     const fake_node *origin;           /* the node it was cloned from (compared, never read) */
     int enabled;                       /* cuGraphNodeSetEnabled (executable graphs) */
+    unsigned local_id;                 /* cuGraphNodeGetLocalId: its place in the graph's order */
+    CUcontext ctx;                     /* current when it was made (kernel, memcpy, memset) */
+    CUcontext pref_ctx;                /* 13.5's preferred context of a host / event / extsem */
+    unsigned host_sync;                /* a host node's CUhostTaskSyncMode (13.1) */
     /* kernel */
     fake_kernel *kernel;
     unsigned grid[3], block[3], shm;
@@ -90,6 +95,8 @@ typedef struct fake_uref {
 
 struct fake_graph {
     ptr_vec nodes;                     /* insertion order */
+    unsigned id;                       /* cuGraphGetId: one process-wide sequence (fake_graph_info.c) */
+    unsigned next_local;               /* the local id of its next node */
     const fake_node *owner;            /* the child-graph or conditional node owning it */
     int registered;                    /* a user-side graph, in the live-handle registry */
     ptr_vec conds;                     /* fake_cond * made for this graph */
@@ -100,6 +107,7 @@ struct fake_graph {
 
 typedef struct fake_exec {
     fake_graph *graph;                 /* owned clone */
+    unsigned id;                       /* cuGraphExecGetId: from the graphs' sequence */
     fake_graph *source;                /* the graph it was instantiated from, NULL once gone */
     cuuint64_t flags;
     int uploaded;
@@ -134,6 +142,17 @@ int fake_dep_push(dep_vec *v, fake_node *node, const CUgraphEdgeData *data);
 int fake_node_arg_ptrs(fake_node *n);
 /* The node of `g` (or of a graph nested in it) cloned from `node`. */
 fake_node *fake_node_in_clone(const fake_graph *g, const fake_node *node);
+
+/* fake_graph_info.c: ids from one process-wide sequence (graphs and executable graphs); the
+ * generic parameters of a node as cuGraphNodeGetParams gives them (13.5's layout; pointers
+ * into the node); whether two nodes of one type have the same parameters (recapture). */
+unsigned fake_graph_next_id(void);
+void fake_node_get_generic(const fake_node *n, CUgraphNodeParams *p);
+int fake_node_params_equal(const fake_node *a, const fake_node *b);
+/* cuGraphAddNode's work (fake_graph_node.c): the new node in *made too. */
+CUresult fake_graph_add_node(CUgraphNode *node, CUgraph graph, const CUgraphNode *deps,
+                             const CUgraphEdgeData *data, size_t count, CUgraphNodeParams *p,
+                             fake_node **made);
 
 /* fake_graph_objects.c: conditional handles and user objects. */
 CUresult fake_cond_check(CUgraphConditionalHandle handle, fake_cond **out);

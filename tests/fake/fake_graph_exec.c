@@ -92,6 +92,7 @@ static CUresult instantiate(CUgraphExec *out, CUgraph graph, cuuint64_t flags)
     }
     x->source = g;
     x->flags = flags;
+    x->id = fake_graph_next_id();
     g->instances++;
     *out = (CUgraphExec)x;
     return CUDA_SUCCESS;
@@ -117,8 +118,8 @@ static CUresult CUDAAPI f_cuGraphInstantiateWithParams(CUgraphExec *exec, CUgrap
         rc = CUDA_ERROR_INVALID_VALUE;
     if (rc == CUDA_SUCCESS && (p->flags & ~INSTANTIATE_FLAGS))
         rc = CUDA_ERROR_INVALID_VALUE;
-    if (rc == CUDA_SUCCESS && !fake_stream_is_valid(p->hUploadStream))
-        rc = CUDA_ERROR_INVALID_HANDLE;
+    if (rc == CUDA_SUCCESS)
+        rc = fake_stream_check(p->hUploadStream);
     if (rc == CUDA_SUCCESS)
         rc = instantiate(exec, graph, p->flags);
     if (p) {
@@ -219,6 +220,7 @@ static const fake_launch *record_kernel(const fake_node *n, CUstream stream,
     l->module = (uintptr_t)k->module;
     l->module_sm = k->module->sm;
     l->module_jit = k->module->jit;
+    l->sm_count = fake_stream_sms(stream, &l->green_ctx);
     *fn = fake_host_kernel_for(k->name);
     return l;
 }
@@ -359,8 +361,8 @@ static CUresult CUDAAPI f_cuGraphLaunch(CUgraphExec exec, CUstream stream)
         rc = fake_need_ctx(NULL);
     if (rc == CUDA_SUCCESS)
         rc = fake_exec_check(exec, &x);
-    if (rc == CUDA_SUCCESS && !fake_stream_is_valid(stream))
-        rc = CUDA_ERROR_INVALID_HANDLE;
+    if (rc == CUDA_SUCCESS)
+        rc = fake_stream_check(stream);
     if (rc == CUDA_SUCCESS)
         rc = launch_prepare(x->graph);
     fake_leave(rc);
@@ -377,8 +379,8 @@ static CUresult CUDAAPI f_cuGraphUpload(CUgraphExec exec, CUstream stream)
         rc = fake_need_ctx(NULL);
     if (rc == CUDA_SUCCESS)
         rc = fake_exec_check(exec, &x);
-    if (rc == CUDA_SUCCESS && !fake_stream_is_valid(stream))
-        rc = CUDA_ERROR_INVALID_HANDLE;
+    if (rc == CUDA_SUCCESS)
+        rc = fake_stream_check(stream);
     if (rc == CUDA_SUCCESS)
         x->uploaded = 1;
     return fake_leave(rc);
@@ -468,6 +470,9 @@ CUresult fake_graph_update_apply(fake_graph *into, const fake_graph *from)
         a->copy = b->copy;
         a->set = b->set;
         a->host = b->host;
+        a->host_sync = b->host_sync;
+        a->pref_ctx = b->pref_ctx;
+        a->ctx = b->ctx;
         a->event = b->event;
         if ((a->ext_sems || b->ext_sems) && fake_node_extsem_copy(a, b) != 0)
             return CUDA_ERROR_OUT_OF_MEMORY;

@@ -200,7 +200,8 @@ static CUresult node_conditional(fake_node *n, CUDA_CONDITIONAL_NODE_PARAMS *p)
     for (fake_graph *up = n->graph; rc == CUDA_SUCCESS && up; up = up->owner ? up->owner->graph
                                                                               : NULL)
         ours |= up == c->graph;
-    if (rc == CUDA_SUCCESS && (!ours || (p->ctx && (fake_ctx *)p->ctx != c->ctx)))
+    if (rc == CUDA_SUCCESS && (!ours || (p->ctx && fake_ctx_base(fake_ctx_from_handle(p->ctx)) !=
+                                                  fake_ctx_base(c->ctx))))
         rc = CUDA_ERROR_INVALID_VALUE;
     if (rc == CUDA_SUCCESS &&
         !((p->type == CU_GRAPH_COND_TYPE_IF && (p->size == 1 || p->size == 2)) ||
@@ -332,16 +333,13 @@ CUresult fake_node_set_generic(fake_node *n, CUgraphNodeParams *p)
     return set_kind(n, p);
 }
 
-static CUresult CUDAAPI f_cuGraphAddNode(CUgraphNode *node, CUgraph graph,
-                                         const CUgraphNode *deps, const CUgraphEdgeData *data,
-                                         size_t count, CUgraphNodeParams *p)
+CUresult fake_graph_add_node(CUgraphNode *node, CUgraph graph, const CUgraphNode *deps,
+                             const CUgraphEdgeData *data, size_t count, CUgraphNodeParams *p,
+                             fake_node **made)
 {
-    CUresult rc = fake_enter("cuGraphAddNode", "graph=%p deps=%zu edgeData=%s type=%d",
-                             (void *)graph, count, data ? "yes" : "no", p ? (int)p->type : -1);
     fake_graph *g = NULL;
     fake_node *n = NULL;
-    if (rc == CUDA_SUCCESS)
-        rc = fake_need_ctx(NULL);
+    CUresult rc = fake_need_ctx(NULL);
     if (rc == CUDA_SUCCESS && (!node || !p || !params_padding_ok(p, params_used(p->type))))
         rc = CUDA_ERROR_INVALID_VALUE;
     if (rc == CUDA_SUCCESS)
@@ -364,8 +362,26 @@ static CUresult CUDAAPI f_cuGraphAddNode(CUgraphNode *node, CUgraph graph,
         if (rc != CUDA_SUCCESS)
             fake_node_free(n);
     }
+    if (rc == CUDA_SUCCESS && (rc = fake_node_commit(g, n, node)) == CUDA_SUCCESS && made)
+        *made = n;
+    return rc;
+}
+
+static CUresult CUDAAPI f_cuGraphAddNode(CUgraphNode *node, CUgraph graph,
+                                         const CUgraphNode *deps, const CUgraphEdgeData *data,
+                                         size_t count, CUgraphNodeParams *p)
+{
+    /* The context of the kinds whose parameters name one (the runtime fills it in). */
+    CUcontext ctx = !p ? NULL
+                    : p->type == CU_GRAPH_NODE_TYPE_KERNEL ? p->kernel.ctx
+                    : p->type == CU_GRAPH_NODE_TYPE_MEMSET ? p->memset.ctx
+                    : p->type == CU_GRAPH_NODE_TYPE_MEMCPY ? p->memcpy.copyCtx
+                    : p->type == CU_GRAPH_NODE_TYPE_CONDITIONAL ? p->conditional.ctx : NULL;
+    CUresult rc = fake_enter("cuGraphAddNode", "graph=%p deps=%zu edgeData=%s type=%d ctx=%p",
+                             (void *)graph, count, data ? "yes" : "no", p ? (int)p->type : -1,
+                             (void *)ctx);
     if (rc == CUDA_SUCCESS)
-        rc = fake_node_commit(g, n, node);
+        rc = fake_graph_add_node(node, graph, deps, data, count, p, NULL);
     return fake_leave(rc);
 }
 
@@ -739,8 +755,8 @@ static CUresult CUDAAPI f_cuGraphKernelNodeCopyAttributes(CUgraphNode dst, CUgra
 }
 
 const proc_entry fake_procs_graph_node[] = {
-    {"cuGraphAddNode", 12030, 99999, (void *)f_cuGraphAddNode},
-    {"cuGraphNodeSetParams", 12020, 99999, (void *)f_cuGraphNodeSetParams},
+    {"cuGraphAddNode", 12030, 13039, (void *)f_cuGraphAddNode},
+    {"cuGraphNodeSetParams", 12020, 13039, (void *)f_cuGraphNodeSetParams},
     {"cuGraphAddKernelNode", 12000, 99999, (void *)f_cuGraphAddKernelNode},
     {"cuGraphKernelNodeGetParams", 12000, 99999, (void *)f_cuGraphKernelNodeGetParams},
     {"cuGraphKernelNodeSetParams", 12000, 99999, (void *)f_cuGraphKernelNodeSetParams},

@@ -39,8 +39,9 @@ void fake_cond_put(fake_cond *c)
     free(c);
 }
 
-/* ctx: NULL or the current context (handles are per context); flags 0 or
- * CU_GRAPH_COND_ASSIGN_DEFAULT.  The value starts at the default either way. */
+/* ctx: NULL or the current context (handles are per context: a green context's counts as its
+ * primary's); flags 0 or CU_GRAPH_COND_ASSIGN_DEFAULT.  The value starts at the default either
+ * way. */
 static CUresult CUDAAPI f_cuGraphConditionalHandleCreate(CUgraphConditionalHandle *handle,
                                                          CUgraph graph, CUcontext ctx,
                                                          unsigned int value, unsigned int flags)
@@ -54,7 +55,8 @@ static CUresult CUDAAPI f_cuGraphConditionalHandleCreate(CUgraphConditionalHandl
     if (rc == CUDA_SUCCESS)
         rc = fake_need_ctx(&cur);
     if (rc == CUDA_SUCCESS && (!handle || (flags & ~(unsigned)CU_GRAPH_COND_ASSIGN_DEFAULT) ||
-                               (ctx && (fake_ctx *)ctx != cur)))
+                               (ctx && fake_ctx_base(fake_ctx_from_handle(ctx)) !=
+                                           fake_ctx_base(cur))))
         rc = CUDA_ERROR_INVALID_VALUE;
     if (rc == CUDA_SUCCESS)
         rc = fake_graph_check(graph, &g);
@@ -68,7 +70,7 @@ static CUresult CUDAAPI f_cuGraphConditionalHandleCreate(CUgraphConditionalHandl
         rc = CUDA_ERROR_OUT_OF_MEMORY;
     }
     if (rc == CUDA_SUCCESS) {
-        *c = (fake_cond){ g, cur, value, flags, value, 1 };
+        *c = (fake_cond){ g, fake_ctx_base(cur), value, flags, value, 1 };
         *handle = (CUgraphConditionalHandle)(uintptr_t)c;
     }
     return fake_leave(rc);

@@ -233,8 +233,8 @@ static CUresult map_list(int map, unsigned count, CUgraphicsResource *list, CUst
     CUresult rc = fake_need_ctx(NULL);
     if (rc == CUDA_SUCCESS && (count == 0 || !list))
         rc = CUDA_ERROR_INVALID_VALUE;
-    if (rc == CUDA_SUCCESS && !fake_stream_is_valid(stream))
-        rc = CUDA_ERROR_INVALID_HANDLE;
+    if (rc == CUDA_SUCCESS)
+        rc = fake_stream_check(stream);
     for (unsigned i = 0; rc == CUDA_SUCCESS && i < count; i++) {
         fake_resource *r = fake_gfx_find(list[i], NULL);
         if (!r)
@@ -431,8 +431,8 @@ static CUresult legacy_map(CUdeviceptr *dptr, size_t *size, GLuint buffer, CUstr
     CUresult rc = legacy_need(buffer, &r);
     if (rc == CUDA_SUCCESS && !dptr)
         rc = CUDA_ERROR_INVALID_VALUE;
-    if (rc == CUDA_SUCCESS && !fake_stream_is_valid(stream))
-        rc = CUDA_ERROR_INVALID_HANDLE;
+    if (rc == CUDA_SUCCESS)
+        rc = fake_stream_check(stream);
     if (rc == CUDA_SUCCESS && r->mapped)
         rc = CUDA_ERROR_ALREADY_MAPPED;
     if (rc == CUDA_SUCCESS) {
@@ -466,8 +466,8 @@ static CUresult legacy_unmap(GLuint buffer, CUstream stream)
 {
     fake_resource *r = NULL;
     CUresult rc = legacy_need(buffer, &r);
-    if (rc == CUDA_SUCCESS && !fake_stream_is_valid(stream))
-        rc = CUDA_ERROR_INVALID_HANDLE;
+    if (rc == CUDA_SUCCESS)
+        rc = fake_stream_check(stream);
     if (rc == CUDA_SUCCESS && !r->mapped)
         rc = CUDA_ERROR_NOT_MAPPED;
     if (rc == CUDA_SUCCESS)

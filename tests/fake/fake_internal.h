@@ -13,6 +13,8 @@
 #include <stdint.h>
 
 #include "fakecuda.h"
+/* The types, codes and enumerators of CUDA 13.1-13.5 that the 13.0 headers lack. */
+#include "fake_cuda135.h"
 
 typedef struct fake_param {
     uint32_t offset;
@@ -76,7 +78,11 @@ void *fake_aligned_alloc(size_t size);
 /* ---- the fake driver's state, shared by fakecuda.c and the per-area files fake_<area>.c ---- */
 
 #define FAKE_INIT_AUTO ((CUresult)-1)
-#define FAKE_DRIVER_VERSION 13000   /* cuDriverGetVersion; cuGetProcAddress's newest version */
+/* The default of FAKECUDA_DRIVER_VERSION (fake_g.driver_version): what cuDriverGetVersion
+ * answers and the newest version cuGetProcAddress hands entries out for.  13000 is the H200's
+ * driver 580; entry points of newer drivers (their `since` above it) are then not found. */
+#define FAKE_DRIVER_VERSION 13000
+#define FAKE_SM_COUNT 132           /* FAKECUDA_SMS: an H200's multiprocessors */
 
 typedef struct fake_ctx {
     CUdevice device;
@@ -86,6 +92,11 @@ typedef struct fake_ctx {
     CUresult poison;            /* sticky error, CUDA_SUCCESS when healthy */
     CUresult lost;              /* the sticky error that lost the device for good, if any */
     unsigned long long id;      /* cuCtxGetId: new at every (re)activation */
+    /* A green context's CUcontext (fake_green.c): the device's primary context, whose memory,
+     * modules and sticky state it shares, and the green context it stands for.  NULL for
+     * primary and created contexts. */
+    struct fake_ctx *primary;
+    void *green;
 } fake_ctx;
 
 #define FAKE_EXTRA_CONTEXTS 4     /* contexts made by fake_create_context (like cuCtxCreate) */
@@ -108,6 +119,7 @@ typedef struct fake_alloc {
     unsigned ipc_refs;          /* opens not yet closed */
     unsigned owner_pid;         /* of an opened or imported block: the exporter */
     int owner_fd;
+    void *residency;            /* managed memory: where prefetches put it (fake_residency.c) */
 } fake_alloc;
 
 typedef struct fake_failure {
@@ -131,6 +143,8 @@ typedef struct fake_state {
     pthread_mutex_t lock;       /* held between fake_enter and fake_leave */
     int device_count;
     unsigned sm;
+    unsigned sm_count;          /* multiprocessors of each device (FAKECUDA_SMS) */
+    int driver_version;         /* FAKECUDA_DRIVER_VERSION */
     CUresult init_result;
     int initialized;
     fake_ctx ctx[FAKE_MAX_DEVICES];
@@ -155,9 +169,27 @@ int fake_is_sticky(CUresult code);
  * appended to), or NULL when it could not be logged. */
 fake_call *fake_current_call(void);
 
+/* Drops the lock in the middle of an entry point, for a user callback that may call back into
+ * the driver (cuStreamEndCapture's recapture callbacks), and takes it back: the call's log entry
+ * is the one fake_leave then completes. */
+fake_call *fake_suspend_call(void);
+void fake_resume_call(fake_call *call);
+
 /* This thread's current context (cuCtxGetCurrent/cuCtxSetCurrent, fake_device.c), NULL if none. */
 fake_ctx *fake_current_ctx(void);
 void fake_set_current_ctx(fake_ctx *ctx);
+/* The context that owns memory, modules and sticky state for ctx: its primary context for a
+ * green context's CUcontext, else ctx itself. */
+fake_ctx *fake_ctx_base(fake_ctx *ctx);
+/* Whether ctx can be used: active, and for a green context's, its primary too. */
+int fake_ctx_live(const fake_ctx *ctx);
+/* The context a CUcontext handle names (primary, created, or a green context's, live or not),
+ * or NULL for anything else, a CUgreenCtx included (fake_device.c). */
+fake_ctx *fake_ctx_from_handle(CUcontext handle);
+/* The CUcontext of a green context (fake_green.c), or NULL when handle is not one. */
+fake_ctx *fake_green_ctx_of(CUcontext handle);
+/* The CUcontext of the green context `green` (live or not), or NULL when it is not one. */
+fake_ctx *fake_ctx_of_green(CUgreenCtx green);
 /* Destroys a context's resources (its allocations retired, its modules dead) and deactivates
  * it; a sticky error it held loses the device for good.  A primary context's reset or last
  * release (fake_device.c). */
@@ -215,8 +247,11 @@ CUresult fake_launch_run(CUresult rc, CUfunction func, const unsigned grid[3],
                          void **extra);
 
 /* Streams (fake_stream.c): whether a stream handle is usable in the current context; 0, 0x1 and
- * 0x2 always are. */
+ * 0x2 always are.  A stream of a green context is usable wherever its primary context is
+ * (fake_green.c says why).  fake_stream_check says why not: CUDA_ERROR_INVALID_HANDLE, or
+ * CUDA_ERROR_STREAM_DETACHED for a stream whose green context was destroyed. */
 int fake_stream_is_valid(CUstream stream);
+CUresult fake_stream_check(CUstream stream);
 /* Events (fake_stream.c): whether a handle is a live event; marking one recorded and complete
  * as cuEventRecord does (a graph's event record node at launch). */
 int fake_event_is_live(CUevent event);
@@ -239,7 +274,9 @@ int fake_gmem_contains(const unsigned char *p, size_t n);
 int fake_capture_kernel(CUstream stream, const CUDA_KERNEL_NODE_PARAMS *p, CUresult *rc);
 int fake_capture_copy(CUstream stream, const CUDA_MEMCPY3D *copy, CUresult *rc);
 int fake_capture_memset(CUstream stream, const CUDA_MEMSET_NODE_PARAMS *set, CUresult *rc);
-int fake_capture_host(CUstream stream, CUhostFn fn, void *user_data, CUresult *rc);
+/* sync_mode: cuLaunchHostFunc_v2's (0 for cuLaunchHostFunc), kept in the node. */
+int fake_capture_host(CUstream stream, CUhostFn fn, void *user_data, unsigned sync_mode,
+                      CUresult *rc);
 /* type: CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL or _WAIT (fake_external.c's parameters). */
 int fake_capture_extsem(CUstream stream, CUgraphNodeType type, const CUexternalSemaphore *sems,
                         const void *params, unsigned count, CUresult *rc);
@@ -256,6 +293,40 @@ int fake_capture_wait_event(CUstream stream, CUevent event, CUresult *rc);
  * the capture: CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED; else CUDA_SUCCESS. */
 CUresult fake_capture_sync_stream(CUstream stream);
 CUresult fake_capture_sync_event(CUevent event);
+/* Recording an event of, or waiting in, a whole context (cuCtxRecordEvent, cuGreenCtxWaitEvent,
+ * ...) while one of its streams captures: those captures are invalidated and the answer is
+ * CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED.  family: streams of ctx and of the green contexts of
+ * its primary (a primary context's own record or wait covers them); else ctx's streams only. */
+CUresult fake_capture_sync_ctx(const fake_ctx *ctx, int family);
+
+/* Green contexts and device resources (fake_green.c, fake_resource.c), with the lock held. */
+/* The multiprocessors work in ctx may use: a green context's, or the whole device's. */
+unsigned fake_ctx_sm_count(const fake_ctx *ctx);
+/* What work on `stream` runs on: its SM count, and its green context (0 when none). */
+unsigned fake_stream_sms(CUstream stream, uintptr_t *green);
+/* A primary context was reset (fake_ctx_destroy): its green contexts die with it. */
+void fake_green_primary_gone(fake_ctx *primary);
+/* Retains / releases device dev's primary context for a green context, as
+ * cuDevicePrimaryCtxRetain / Release do (fake_device.c). */
+CUresult fake_primary_retain(CUdevice dev);
+void fake_primary_release(CUdevice dev);
+/* The SM resource of a context, a green context or the device (`sms`, `min`, `align`). */
+void fake_resource_sm(CUdevResource *out, CUdevice dev, unsigned sms, unsigned min,
+                      unsigned align);
+/* The minimum partition and alignment of SM resources on the fake's device (its SM). */
+void fake_resource_granularity(unsigned *min, unsigned *align);
+/* A descriptor from cuDevResourceGenerateDesc: its device and SMs, or -1 if not one. */
+int fake_desc_get(CUdevResourceDesc desc, CUdevice *dev, unsigned *sms, unsigned *min,
+                  unsigned *align);
+/* The stream records (fake_stream.c) the green area needs: a new stream of ctx, and the context
+ * of a stream (NULL for the special handles and unknown ones). */
+CUresult fake_stream_new_in(fake_ctx *ctx, unsigned flags, int priority, CUstream *out);
+fake_ctx *fake_stream_ctx(CUstream stream);
+
+/* Managed memory residency (fake_residency.c): where [p, p+n) of a managed allocation is now
+ * (a prefetch to loc; a discard: CU_MEM_LOCATION_TYPE_NONE), and freeing a's record. */
+void fake_residency_set(CUdeviceptr p, size_t n, CUmemLocation loc);
+void fake_residency_free(fake_alloc *a);
 
 /* ---- per-area entry point tables ------------------------------------------------------------ */
 
@@ -290,5 +361,9 @@ extern const proc_entry fake_procs_graphics[];   /* GL resources, mapping (fake_
 extern const proc_entry fake_procs_graphics_egl[]; /* EGL, EGLStreams, VDPAU */
 extern const proc_entry fake_procs_external[];   /* imported memory and semaphores, their nodes */
 extern const proc_entry fake_procs_ipc[];        /* IPC memory, events, pool sharing */
+extern const proc_entry fake_procs_resource[];   /* device resources, splits, descriptors */
+extern const proc_entry fake_procs_green[];      /* green contexts, their streams and events */
+extern const proc_entry fake_procs_graph_info[]; /* graph and node ids, generic node params */
+extern const proc_entry fake_procs_residency[];  /* managed memory location info */
 
 #endif

@@ -3,7 +3,7 @@
  * cuLibraryLoadFromFile, cuLibraryUnload, cuLibraryGetKernel, cuLibraryGetKernelCount,
  * cuLibraryEnumerateKernels, cuLibraryGetGlobal, cuLibraryGetManaged,
  * cuLibraryGetUnifiedFunction, cuLibraryGetModule, cuKernelGetFunction, cuKernelGetName,
- * cuKernelSetAttribute.
+ * cuKernelGetParamCount (13.2), cuKernelSetAttribute.
  *
  * Models, and how strictly:
  *   - A library is context-independent: loading one needs an initialised driver, no context.
@@ -331,7 +331,7 @@ static CUresult CUDAAPI f_cuKernelGetFunction(CUfunction *func, CUkernel kernel)
     if (rc == CUDA_SUCCESS && !(k = live_kernel(kernel)))
         rc = CUDA_ERROR_INVALID_HANDLE;
     if (rc == CUDA_SUCCESS)
-        rc = library_in(k->library, ctx, &m);
+        rc = library_in(k->library, fake_ctx_base(ctx), &m);
     if (rc == CUDA_SUCCESS)
         *func = (CUfunction)&m->kernels[k->index];
     return fake_leave(rc);
@@ -349,6 +349,23 @@ static CUresult CUDAAPI f_cuKernelGetName(const char **name, CUkernel kernel)
         rc = CUDA_ERROR_INVALID_HANDLE;
     if (rc == CUDA_SUCCESS)
         *name = k->library->image->kernels[k->index].name;
+    return fake_leave(rc);
+}
+
+/* The 13.2 entry point: from the library's own reading of the image; no context needed, as a
+ * CUkernel is context-independent. */
+static CUresult CUDAAPI f_cuKernelGetParamCount(CUkernel kernel, size_t *count)
+{
+    CUresult rc = fake_enter("cuKernelGetParamCount", "kernel=%p", (void *)kernel);
+    fake_lib_kernel *k = NULL;
+    if (rc == CUDA_SUCCESS)
+        rc = fake_need_init();
+    if (rc == CUDA_SUCCESS && !count)
+        rc = CUDA_ERROR_INVALID_VALUE;
+    if (rc == CUDA_SUCCESS && !(k = live_kernel(kernel)))
+        rc = CUDA_ERROR_INVALID_HANDLE;
+    if (rc == CUDA_SUCCESS)
+        *count = k->library->image->kernels[k->index].param_count;
     return fake_leave(rc);
 }
 
@@ -396,7 +413,7 @@ static CUresult CUDAAPI f_cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes, C
     if (rc == CUDA_SUCCESS && !(l = live_library(library)))
         rc = CUDA_ERROR_INVALID_HANDLE;
     if (rc == CUDA_SUCCESS)
-        rc = library_in(l, ctx, &m);
+        rc = library_in(l, fake_ctx_base(ctx), &m);
     if (rc == CUDA_SUCCESS && !(g = fake_image_global(m, name)))
         rc = CUDA_ERROR_NOT_FOUND;
     if (rc == CUDA_SUCCESS) {
@@ -445,7 +462,7 @@ static CUresult CUDAAPI f_cuLibraryGetModule(CUmodule *module, CUlibrary library
     if (rc == CUDA_SUCCESS && !(l = live_library(library)))
         rc = CUDA_ERROR_INVALID_HANDLE;
     if (rc == CUDA_SUCCESS)
-        rc = library_in(l, ctx, &m);
+        rc = library_in(l, fake_ctx_base(ctx), &m);
     if (rc == CUDA_SUCCESS)
         *module = (CUmodule)m;
     return fake_leave(rc);
@@ -480,6 +497,7 @@ const proc_entry fake_procs_library[] = {
     {"cuLibraryGetModule", 12000, 99999, (void *)f_cuLibraryGetModule},
     {"cuKernelGetFunction", 12000, 99999, (void *)f_cuKernelGetFunction},
     {"cuKernelGetName", 12030, 99999, (void *)f_cuKernelGetName},
+    {"cuKernelGetParamCount", 13020, 99999, (void *)f_cuKernelGetParamCount},
     {"cuKernelSetAttribute", 12000, 99999, (void *)f_cuKernelSetAttribute},
     {NULL, 0, 0, NULL},
 };

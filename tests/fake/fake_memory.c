@@ -6,8 +6,8 @@
  * table of their own; their device address is the host address, as with unified addressing.
  * Copies are memmove on host memory after the ranges are checked: a device operand must lie in
  * one allocation (fake_is_device_range) or in page-locked memory; array operands come from
- * fake_array_lookup.  Streams are checked with fake_stream_is_valid; asynchronous work runs at
- * once.
+ * fake_array_lookup.  Streams are checked with fake_stream_check; asynchronous work runs at
+ * once.  A prefetch moves the residency that cuMemGetLocationInfo reports (fake_residency.c).
  */
 #include "fake_array.h"
 #include "fake_internal.h"
@@ -76,7 +76,7 @@ static CUresult host_add(void *p, size_t size, unsigned flags, int registered, f
     h->size = size;
     h->flags = flags;
     h->registered = registered;
-    h->ctx = ctx;
+    h->ctx = fake_ctx_base(ctx);
     return CUDA_SUCCESS;
 }
 
@@ -317,8 +317,10 @@ static CUresult CUDAAPI f_cuMemPrefetchAsync(CUdeviceptr p, size_t count, CUmemL
         rc = CUDA_ERROR_INVALID_VALUE;
     if (rc == CUDA_SUCCESS && !location_valid(loc))
         rc = CUDA_ERROR_INVALID_DEVICE;
-    if (rc == CUDA_SUCCESS && !fake_stream_is_valid(stream))
-        rc = CUDA_ERROR_INVALID_HANDLE;
+    if (rc == CUDA_SUCCESS)
+        rc = fake_stream_check(stream);
+    if (rc == CUDA_SUCCESS)
+        fake_residency_set(p, count, loc);     /* cuMemGetLocationInfo sees it there */
     return fake_leave(rc);
 }
 
@@ -330,8 +332,8 @@ static CUresult CUDAAPI f_cuStreamAttachMemAsync(CUstream stream, CUdeviceptr p,
     fake_alloc *a = NULL;
     if (rc == CUDA_SUCCESS)
         rc = fake_need_ctx(NULL);
-    if (rc == CUDA_SUCCESS && !fake_stream_is_valid(stream))
-        rc = CUDA_ERROR_INVALID_HANDLE;
+    if (rc == CUDA_SUCCESS)
+        rc = fake_stream_check(stream);
     if (rc == CUDA_SUCCESS && (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST &&
                                flags != CU_MEM_ATTACH_SINGLE))
         rc = CUDA_ERROR_INVALID_VALUE;
@@ -352,8 +354,8 @@ static CUresult CUDAAPI f_cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t
                              (void *)stream);
     if (rc == CUDA_SUCCESS)
         rc = fake_need_ctx(NULL);
-    if (rc == CUDA_SUCCESS && !fake_stream_is_valid(stream))
-        rc = CUDA_ERROR_INVALID_HANDLE;
+    if (rc == CUDA_SUCCESS)
+        rc = fake_stream_check(stream);
     if (rc == CUDA_SUCCESS && bytes &&
         (!dst || !src || fake_is_retired((void *)(uintptr_t)dst, bytes) ||
          fake_is_retired((void *)(uintptr_t)src, bytes)))
@@ -375,8 +377,8 @@ static CUresult CUDAAPI f_cuMemsetD8Async(CUdeviceptr dst, unsigned char value, 
                              (unsigned long long)dst, value, count, (void *)stream);
     if (rc == CUDA_SUCCESS)
         rc = fake_need_ctx(NULL);
-    if (rc == CUDA_SUCCESS && !fake_stream_is_valid(stream))
-        rc = CUDA_ERROR_INVALID_HANDLE;
+    if (rc == CUDA_SUCCESS)
+        rc = fake_stream_check(stream);
     if (rc == CUDA_SUCCESS && !fake_is_device_reachable((const void *)(uintptr_t)dst, count))
         rc = CUDA_ERROR_INVALID_VALUE;
     const CUDA_MEMSET_NODE_PARAMS node = { dst, count, value, 1, count, 1 };
@@ -398,8 +400,8 @@ static CUresult directed_copy(void *dst, const void *src, size_t bytes, int dst_
                               int src_device, int async, CUstream stream)
 {
     CUresult rc = fake_need_ctx(NULL);
-    if (rc == CUDA_SUCCESS && async && !fake_stream_is_valid(stream))
-        rc = CUDA_ERROR_INVALID_HANDLE;
+    if (rc == CUDA_SUCCESS && async)
+        rc = fake_stream_check(stream);
     if (rc != CUDA_SUCCESS || bytes == 0)
         return rc;
     if (!dst || !src || fake_is_retired(dst, bytes) || fake_is_retired(src, bytes) ||
@@ -485,8 +487,8 @@ static CUresult memset_2d(CUdeviceptr dst, size_t pitch, unsigned char value, si
                           size_t height, CUstream stream)
 {
     CUresult rc = fake_need_ctx(NULL);
-    if (rc == CUDA_SUCCESS && !fake_stream_is_valid(stream))
-        rc = CUDA_ERROR_INVALID_HANDLE;
+    if (rc == CUDA_SUCCESS)
+        rc = fake_stream_check(stream);
     if (rc != CUDA_SUCCESS || width == 0 || height == 0)
         return rc;
     unsigned char *p = (unsigned char *)(uintptr_t)dst;
@@ -591,8 +593,8 @@ static CUresult operand_box(const operand *o, CUmemorytype type, size_t x, size_
 static CUresult copy_3d(const CUDA_MEMCPY3D *c, CUstream stream)
 {
     CUresult rc = fake_need_ctx(NULL);
-    if (rc == CUDA_SUCCESS && !fake_stream_is_valid(stream))
-        rc = CUDA_ERROR_INVALID_HANDLE;
+    if (rc == CUDA_SUCCESS)
+        rc = fake_stream_check(stream);
     if (rc == CUDA_SUCCESS && !c)
         rc = CUDA_ERROR_INVALID_VALUE;
     if (rc != CUDA_SUCCESS || c->WidthInBytes == 0 || c->Height == 0 || c->Depth == 0)

@@ -79,7 +79,7 @@ static CUresult pool_check(CUmemoryPool handle, fake_pool **out)
 static CUresult pool_alloc(CUdeviceptr *dptr, size_t bytes, fake_pool *pool, CUstream stream)
 {
     fake_pool_alloc *a = NULL;
-    CUresult rc = fake_stream_is_valid(stream) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+    CUresult rc = fake_stream_check(stream);
     if (rc == CUDA_SUCCESS)
         rc = fake_mem_alloc(dptr, bytes, 0);
     if (rc == CUDA_SUCCESS &&
@@ -105,8 +105,8 @@ static CUresult CUDAAPI f_cuMemAllocAsync(CUdeviceptr *dptr, size_t bytes, CUstr
     fake_pool *pool = NULL;
     if (rc == CUDA_SUCCESS)
         rc = fake_need_ctx(&ctx);
-    if (rc == CUDA_SUCCESS && !fake_stream_is_valid(stream))
-        rc = CUDA_ERROR_INVALID_HANDLE;
+    if (rc == CUDA_SUCCESS)
+        rc = fake_stream_check(stream);
     if (rc == CUDA_SUCCESS && fake_capture_alloc(stream, ctx->device, bytes, dptr, &rc))
         return fake_leave(rc);
     if (rc == CUDA_SUCCESS) {
@@ -129,8 +129,8 @@ static CUresult CUDAAPI f_cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t byte
         rc = pool_check(pool, &p);
     if (rc == CUDA_SUCCESS && p->ipc.imported)
         rc = CUDA_ERROR_INVALID_VALUE;      /* imported pools hand out no new allocations */
-    if (rc == CUDA_SUCCESS && !fake_stream_is_valid(stream))
-        rc = CUDA_ERROR_INVALID_HANDLE;
+    if (rc == CUDA_SUCCESS)
+        rc = fake_stream_check(stream);
     if (rc == CUDA_SUCCESS && fake_capture_alloc(stream, p->device, bytes, dptr, &rc))
         return fake_leave(rc);
     if (rc == CUDA_SUCCESS)
@@ -146,8 +146,8 @@ static CUresult CUDAAPI f_cuMemFreeAsync(CUdeviceptr dptr, CUstream stream)
     fake_alloc *a = NULL;
     if (rc == CUDA_SUCCESS)
         rc = fake_need_ctx(NULL);
-    if (rc == CUDA_SUCCESS && !fake_stream_is_valid(stream))
-        rc = CUDA_ERROR_INVALID_HANDLE;
+    if (rc == CUDA_SUCCESS)
+        rc = fake_stream_check(stream);
     if (rc == CUDA_SUCCESS && fake_capture_free(stream, dptr, &rc))
         return fake_leave(rc);
     if (rc == CUDA_SUCCESS && fake_gmem_at(dptr)) {

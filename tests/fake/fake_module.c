@@ -1,7 +1,7 @@
 /*
  * fake_module.c - the fake driver's modules and kernel launches: cuModuleLoadDataEx,
- * cuModuleUnload, cuModuleGetFunction, cuModuleGetGlobal, cuFuncGetParamInfo, cuFuncGetAttribute
- * and cuLaunchKernel, with the helpers the other areas share (the device-target check, the JIT
+ * cuModuleUnload, cuModuleGetFunction, cuModuleGetGlobal, cuFuncGetParamInfo,
+ * cuFuncGetParamCount (13.2), cuFuncGetAttribute and cuLaunchKernel, with the helpers the other areas share (the device-target check, the JIT
  * error log, and launch validation, packing and recording: fake_launch_*).
  *
  * What it models (see fakecuda.c for the whole picture):
@@ -69,7 +69,7 @@ static CUresult CUDAAPI f_cuModuleLoadDataEx(CUmodule *module, const void *image
     if (rc == CUDA_SUCCESS && fake_vec_push(&fake_g.modules, m) != 0)
         rc = CUDA_ERROR_OUT_OF_MEMORY;
     if (rc == CUDA_SUCCESS) {
-        m->ctx = ctx;
+        m->ctx = fake_ctx_base(ctx);   /* a green context loads into its primary's modules */
         *module = (CUmodule)m;
         fake_call *call = fake_current_call();
         if (call) {
@@ -172,6 +172,22 @@ static CUresult CUDAAPI f_cuFuncGetParamInfo(CUfunction func, size_t index, size
         if (size)
             *size = k->params[index].size;
     }
+    return fake_leave(rc);
+}
+
+/* The 13.2 entry point: the kernel's parameter count, from the image's parameter table. */
+static CUresult CUDAAPI f_cuFuncGetParamCount(CUfunction func, size_t *count)
+{
+    CUresult rc = fake_enter("cuFuncGetParamCount", "func=%p", (void *)func);
+    fake_kernel *k = NULL;
+    if (rc == CUDA_SUCCESS)
+        rc = fake_need_init();
+    if (rc == CUDA_SUCCESS && !count)
+        rc = CUDA_ERROR_INVALID_VALUE;
+    if (rc == CUDA_SUCCESS)
+        rc = fake_live_kernel(func, &k);
+    if (rc == CUDA_SUCCESS)
+        *count = k->param_count;
     return fake_leave(rc);
 }
 
@@ -281,10 +297,10 @@ CUresult fake_launch_run(CUresult rc, CUfunction func, const unsigned grid[3],
         rc = fake_need_ctx(&ctx);
     if (rc == CUDA_SUCCESS)
         rc = fake_live_kernel(func, &k);
-    if (rc == CUDA_SUCCESS && k->module->ctx != ctx)
+    if (rc == CUDA_SUCCESS && k->module->ctx != fake_ctx_base(ctx))
         rc = CUDA_ERROR_INVALID_HANDLE;
-    if (rc == CUDA_SUCCESS && !fake_stream_is_valid(stream))
-        rc = CUDA_ERROR_INVALID_HANDLE;
+    if (rc == CUDA_SUCCESS)
+        rc = fake_stream_check(stream);
     if (rc == CUDA_SUCCESS)
         rc = fake_launch_check_dims(k, grid, block, shm);
     /* Into a capturing stream: a kernel node of the capture graph, not a launch (logged as a
@@ -318,6 +334,7 @@ CUresult fake_launch_run(CUresult rc, CUfunction func, const unsigned grid[3],
     l->module = (uintptr_t)k->module;
     l->module_sm = k->module->sm;
     l->module_jit = k->module->jit;
+    l->sm_count = fake_stream_sms(stream, &l->green_ctx);
     fake_host_kernel fn = fake_host_kernel_for(k->name);
     fake_leave(rc);
     if (fn)
@@ -343,6 +360,7 @@ const proc_entry fake_procs_module[] = {
     {"cuModuleGetFunction", 2000, 99999, (void *)f_cuModuleGetFunction},
     {"cuModuleGetGlobal", 3020, 99999, (void *)f_cuModuleGetGlobal},
     {"cuFuncGetParamInfo", 12040, 99999, (void *)f_cuFuncGetParamInfo},
+    {"cuFuncGetParamCount", 13020, 99999, (void *)f_cuFuncGetParamCount},
     {"cuFuncGetAttribute", 2020, 99999, (void *)f_cuFuncGetAttribute},
     {"cuLaunchKernel", 4000, 99999, (void *)f_cuLaunchKernel},
     {NULL, 0, 0, NULL},

@@ -4,8 +4,9 @@
  * host and peer links (cuDeviceGetHostAtomicCapabilities, cuDeviceGetP2PAtomicCapabilities).
  *
  * What it models:
- *   - Range attributes of the fake's managed allocations.  The fake's cuMemAdvise and
- *     cuMemPrefetchAsync record nothing, so every range answers as one never advised nor
+ *   - Range attributes of the fake's managed allocations.  The fake's cuMemAdvise records
+ *     nothing, and these attributes do not read the residency prefetches leave (that is for
+ *     cuMemGetLocationInfo, fake_residency.c), so every range answers as one never advised nor
  *     prefetched: read-mostly 0, preferred and last-prefetch location CU_DEVICE_INVALID (-2),
  *     their location types CU_MEM_LOCATION_TYPE_INVALID and ids CU_DEVICE_INVALID, AccessedBy
  *     CU_DEVICE_INVALID in every slot.  The sizes are cuda.h's: 4 bytes, a non-zero multiple of

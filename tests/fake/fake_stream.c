@@ -24,35 +24,21 @@
  *   - Stream attributes: stored per stream (access policy window, synchronisation policy,
  *     memory sync domain and its map); PRIORITY reads and writes the stream's priority; any
  *     other id is CUDA_ERROR_INVALID_VALUE.
+ *   - Streams of a green context (cuGreenCtxStreamCreate, fake_green.c) are streams like the
+ *     others, usable wherever the green context's primary context is current; once the green
+ *     context is destroyed, every call on them answers CUDA_ERROR_STREAM_DETACHED except
+ *     cuStreamDestroy (13.5 cuda.h).
  * Every entry point needs a current, healthy context, like the others of the fake.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "fake_internal.h"
+#include "fake_stream.h"
 
 #define FAKE_PRIORITY_LEAST 0
 #define FAKE_PRIORITY_GREATEST (-5)
 #define FAKE_EVENT_TICK_MS 1.5f
-#define FAKE_STREAM_ATTR_MAX 17          /* ids 0..16 of CUlaunchAttributeID */
 #define FAKE_CALLBACK_STATUS "cuStreamAddCallback:status"
-
-typedef struct fake_stream {
-    fake_ctx *ctx;
-    unsigned flags;
-    int priority;
-    unsigned long long id;
-    int dead;
-    CUstreamAttrValue attr[FAKE_STREAM_ATTR_MAX];
-} fake_stream;
-
-typedef struct fake_event {
-    fake_ctx *ctx;
-    unsigned flags;
-    int recorded;
-    float stamp_ms;
-    int dead;
-} fake_event;
 
 /* Records never freed (see above); guarded by fake_g.lock. */
 static ptr_vec fake_streams, fake_events;
@@ -64,7 +50,7 @@ static int fake_is_special_stream(CUstream stream)
     return (uintptr_t)stream <= 2;          /* 0, CU_STREAM_LEGACY, CU_STREAM_PER_THREAD */
 }
 
-static fake_stream *fake_find_stream(CUstream stream)
+fake_stream *fake_find_stream(CUstream stream)
 {
     for (size_t i = 0; i < fake_streams.count; i++) {
         fake_stream *s = fake_streams.items[i];
@@ -74,7 +60,7 @@ static fake_stream *fake_find_stream(CUstream stream)
     return NULL;
 }
 
-static fake_event *fake_find_event(CUevent event)
+fake_event *fake_find_event(CUevent event)
 {
     for (size_t i = 0; i < fake_events.count; i++) {
         fake_event *e = fake_events.items[i];
@@ -107,7 +93,7 @@ CUresult fake_event_new_complete(fake_ctx *ctx, unsigned flags, CUevent *out)
         free(e);
         return CUDA_ERROR_OUT_OF_MEMORY;
     }
-    e->ctx = ctx;
+    e->ctx = fake_ctx_base(ctx);
     e->flags = flags;
     e->recorded = 1;
     *out = (CUevent)e;
@@ -124,14 +110,35 @@ void fake_event_mark_recorded(CUevent event)
     }
 }
 
-/* With the lock held: a special handle, or a live stream of the current context. */
-int fake_stream_is_valid(CUstream stream)
+int fake_stream_detached(const fake_stream *s)
+{
+    return s->ctx->green && !fake_ctx_live(s->ctx);
+}
+
+fake_ctx *fake_stream_ctx(CUstream stream)
+{
+    fake_stream *s = fake_is_special_stream(stream) ? NULL : fake_find_stream(stream);
+    return s ? s->ctx : NULL;
+}
+
+/* With the lock held: a special handle, or a live stream of the current context's primary
+ * context family (a green context shares its primary's streams, fake_green.c). */
+CUresult fake_stream_check(CUstream stream)
 {
     if (fake_is_special_stream(stream))
-        return 1;
+        return CUDA_SUCCESS;
     fake_ctx *ctx = NULL;
     fake_stream *s = fake_find_stream(stream);
-    return s && fake_need_ctx(&ctx) == CUDA_SUCCESS && s->ctx == ctx;
+    if (s && fake_stream_detached(s))
+        return CUDA_ERROR_STREAM_DETACHED;
+    if (!s || fake_need_ctx(&ctx) != CUDA_SUCCESS || fake_ctx_base(s->ctx) != fake_ctx_base(ctx))
+        return CUDA_ERROR_INVALID_HANDLE;
+    return CUDA_SUCCESS;
+}
+
+int fake_stream_is_valid(CUstream stream)
+{
+    return fake_stream_check(stream) == CUDA_SUCCESS;
 }
 
 /* The checks every stream entry point starts with: a healthy context and a valid stream.
@@ -140,13 +147,11 @@ static CUresult fake_need_stream(CUstream stream, fake_stream **out)
 {
     fake_ctx *ctx = NULL;
     CUresult rc = fake_need_ctx(&ctx);
-    if (rc != CUDA_SUCCESS)
-        return rc;
-    if (!fake_stream_is_valid(stream))
-        return CUDA_ERROR_INVALID_HANDLE;
-    if (out)
+    if (rc == CUDA_SUCCESS)
+        rc = fake_stream_check(stream);
+    if (rc == CUDA_SUCCESS && out)
         *out = fake_is_special_stream(stream) ? NULL : fake_find_stream(stream);
-    return CUDA_SUCCESS;
+    return rc;
 }
 
 /* cuStreamSynchronize and cuStreamQuery: like fake_need_stream, but a live stream of another
@@ -155,12 +160,14 @@ static CUresult fake_need_stream(CUstream stream, fake_stream **out)
 static CUresult fake_need_stream_any_context(CUstream stream)
 {
     CUresult rc = fake_need_ctx(NULL);
-    if (rc != CUDA_SUCCESS || fake_stream_is_valid(stream))
+    if (rc == CUDA_SUCCESS)
+        rc = fake_stream_check(stream);
+    if (rc != CUDA_ERROR_INVALID_HANDLE)
         return rc;
     fake_stream *s = fake_find_stream(stream);
-    if (!s || !s->ctx->active)
+    if (!s || !fake_ctx_live(s->ctx))
         return CUDA_ERROR_INVALID_HANDLE;
-    return s->ctx->poison;
+    return fake_ctx_base(s->ctx)->poison;
 }
 
 /* Consumes an injected callback status (FAKE_CALLBACK_STATUS), or returns CUDA_SUCCESS. */
@@ -180,11 +187,11 @@ static CUresult fake_take_callback_status(void)
 
 /* ---- streams -------------------------------------------------------------------------------- */
 
-static CUresult fake_stream_new(CUstream *phStream, unsigned flags, int priority)
+/* A stream of ctx (checked by the caller), its priority clamped into the device's range. */
+CUresult fake_stream_new_in(fake_ctx *ctx, unsigned flags, int priority, CUstream *phStream)
 {
-    fake_ctx *ctx = NULL;
-    CUresult rc = fake_need_ctx(&ctx);
-    if (rc == CUDA_SUCCESS && (!phStream || (flags & ~(unsigned)CU_STREAM_NON_BLOCKING)))
+    CUresult rc = CUDA_SUCCESS;
+    if (!phStream || (flags & ~(unsigned)CU_STREAM_NON_BLOCKING))
         rc = CUDA_ERROR_INVALID_VALUE;
     fake_stream *s = NULL;
     if (rc == CUDA_SUCCESS && !(s = calloc(1, sizeof *s)))
@@ -207,6 +214,13 @@ static CUresult fake_stream_new(CUstream *phStream, unsigned flags, int priority
     return CUDA_SUCCESS;
 }
 
+static CUresult fake_stream_new(CUstream *phStream, unsigned flags, int priority)
+{
+    fake_ctx *ctx = NULL;
+    CUresult rc = fake_need_ctx(&ctx);
+    return rc == CUDA_SUCCESS ? fake_stream_new_in(ctx, flags, priority, phStream) : rc;
+}
+
 static CUresult CUDAAPI f_cuStreamCreate(CUstream *phStream, unsigned int flags)
 {
     CUresult rc = fake_enter("cuStreamCreate", "flags=%u", flags);
@@ -225,11 +239,14 @@ static CUresult CUDAAPI f_cuStreamCreateWithPriority(CUstream *phStream, unsigne
     return fake_leave(rc);
 }
 
+/* The one call a detached stream (of a destroyed green context) still takes. */
 static CUresult CUDAAPI f_cuStreamDestroy(CUstream hStream)
 {
     CUresult rc = fake_enter("cuStreamDestroy", "stream=%p", (void *)hStream);
     fake_stream *s = NULL;
-    if (rc == CUDA_SUCCESS)
+    if (rc == CUDA_SUCCESS && (s = fake_find_stream(hStream)) && fake_stream_detached(s))
+        rc = fake_need_ctx(NULL);
+    else if (rc == CUDA_SUCCESS)
         rc = fake_need_stream(hStream, &s);
     if (rc == CUDA_SUCCESS && !s)
         rc = CUDA_ERROR_INVALID_HANDLE;     /* the special streams cannot be destroyed */
@@ -289,20 +306,43 @@ static CUresult CUDAAPI f_cuStreamAddCallback(CUstream hStream, CUstreamCallback
     return rc;
 }
 
-static CUresult CUDAAPI f_cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData)
+/* Runs fn at once on the calling thread after the lock is dropped (the stream's earlier work is
+ * done already), or makes it a host node of a capture. */
+static CUresult launch_host(CUresult rc, CUstream hStream, CUhostFn fn, void *userData,
+                            unsigned sync_mode)
 {
-    CUresult rc = fake_enter("cuLaunchHostFunc", "stream=%p fn=%s userData=%p", (void *)hStream,
-                             fn ? "set" : "NULL", userData);
     if (rc == CUDA_SUCCESS)
         rc = fake_need_stream(hStream, NULL);
     if (rc == CUDA_SUCCESS && !fn)
         rc = CUDA_ERROR_INVALID_VALUE;
-    if (rc == CUDA_SUCCESS && fake_capture_host(hStream, fn, userData, &rc))
+    if (rc == CUDA_SUCCESS && fake_capture_host(hStream, fn, userData, sync_mode, &rc))
         return fake_leave(rc);                      /* a host node of the capture */
     fake_leave(rc);
     if (rc == CUDA_SUCCESS)
         fn(userData);
     return rc;
+}
+
+static CUresult CUDAAPI f_cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData)
+{
+    CUresult rc = fake_enter("cuLaunchHostFunc", "stream=%p fn=%s userData=%p", (void *)hStream,
+                             fn ? "set" : "NULL", userData);
+    return launch_host(rc, hStream, fn, userData, 0);
+}
+
+/* The 13.1 signature (cuLaunchHostFunc_v2), handed out for versions >= 13010.  A blocking and a
+ * spin-waiting host task differ only in how the driver's thread waits for it, which the fake
+ * (running fn at once) has no room for: both run the same; any other mode is
+ * CUDA_ERROR_INVALID_VALUE.  The mode is kept in a captured host node. */
+static CUresult CUDAAPI f_cuLaunchHostFunc_v2(CUstream hStream, CUhostFn fn, void *userData,
+                                              unsigned int syncMode)
+{
+    CUresult rc = fake_enter("cuLaunchHostFunc_v2", "stream=%p fn=%s userData=%p syncMode=%u",
+                             (void *)hStream, fn ? "set" : "NULL", userData, syncMode);
+    if (rc == CUDA_SUCCESS && syncMode != FAKE_HOST_TASK_BLOCKING &&
+        syncMode != FAKE_HOST_TASK_SPINWAIT)
+        rc = CUDA_ERROR_INVALID_VALUE;
+    return launch_host(rc, hStream, fn, userData, syncMode);
 }
 
 static CUresult CUDAAPI f_cuStreamGetFlags(CUstream hStream, unsigned int *flags)
@@ -470,7 +510,7 @@ CUresult fake_event_new(CUevent *phEvent, unsigned flags)
         rc = CUDA_ERROR_OUT_OF_MEMORY;
     }
     if (rc == CUDA_SUCCESS) {
-        e->ctx = ctx;
+        e->ctx = fake_ctx_base(ctx);
         e->flags = flags;
         *phEvent = (CUevent)e;
     }
@@ -545,7 +585,7 @@ static CUresult CUDAAPI f_cuEventQuery(CUevent hEvent)
         rc = CUDA_ERROR_INVALID_HANDLE;
     if (rc == CUDA_SUCCESS)
         rc = fake_capture_sync_event(hEvent);       /* recorded in a capture: invalidates it */
-    if (rc == CUDA_SUCCESS && e->ctx->active)
+    if (rc == CUDA_SUCCESS && fake_ctx_live(e->ctx))
         rc = e->ctx->poison;            /* an event of another, broken context */
     return fake_leave(rc);
 }
@@ -560,7 +600,7 @@ static CUresult CUDAAPI f_cuEventSynchronize(CUevent hEvent)
         rc = CUDA_ERROR_INVALID_HANDLE;
     if (rc == CUDA_SUCCESS)
         rc = fake_capture_sync_event(hEvent);       /* recorded in a capture: invalidates it */
-    if (rc == CUDA_SUCCESS && e->ctx->active)
+    if (rc == CUDA_SUCCESS && fake_ctx_live(e->ctx))
         rc = e->ctx->poison;            /* an event of another, broken context */
     return fake_leave(rc);
 }
@@ -593,7 +633,8 @@ const proc_entry fake_procs_stream[] = {
     {"cuStreamQuery", 2000, 99999, (void *)f_cuStreamQuery},
     {"cuStreamWaitEvent", 3020, 99999, (void *)f_cuStreamWaitEvent},
     {"cuStreamAddCallback", 5000, 99999, (void *)f_cuStreamAddCallback},
-    {"cuLaunchHostFunc", 10000, 99999, (void *)f_cuLaunchHostFunc},
+    {"cuLaunchHostFunc", 10000, 13009, (void *)f_cuLaunchHostFunc},
+    {"cuLaunchHostFunc", 13010, 99999, (void *)f_cuLaunchHostFunc_v2},
     {"cuStreamGetFlags", 5050, 99999, (void *)f_cuStreamGetFlags},
     {"cuStreamGetPriority", 5050, 99999, (void *)f_cuStreamGetPriority},
     {"cuStreamGetDevice", 12080, 99999, (void *)f_cuStreamGetDevice},

@@ -5,6 +5,9 @@
  * What it models, and how strictly:
  *   - cuInit must succeed before anything else (CUDA_ERROR_NOT_INITIALIZED); its result, the
  *     device count and the SM come from the environment or the fake_set_* setters.
+ *   - The driver's version (FAKECUDA_DRIVER_VERSION, default 13000: the H200's driver 580):
+ *     cuDriverGetVersion answers it, and cuGetProcAddress hands out only entries of that driver
+ *     or older (the 13.1-13.5 ones are not found at 13000; 13050 models a 13.5 driver).
  *   - Primary contexts: one per device, retained/released/reset; calls that need a context fail
  *     with CUDA_ERROR_INVALID_CONTEXT when none is current or it is not active (e.g. after a
  *     reset, until it is retained again).  A reset frees the context's allocations and kills its
@@ -51,6 +54,7 @@
 #define FAKE_EXPORT __attribute__((visibility("default")))
 
 fake_state fake_g = {.lock = PTHREAD_MUTEX_INITIALIZER, .device_count = 1, .sm = 90,
+                     .sm_count = FAKE_SM_COUNT, .driver_version = FAKE_DRIVER_VERSION,
                      .init_result = FAKE_INIT_AUTO};
 
 static _Thread_local fake_ctx *tls_ctx;
@@ -143,8 +147,8 @@ CUresult fake_enter(const char *name, const char *fmt, ...)
         CUresult code = f->code;
         fake_vec_remove(&fake_g.failures, i);
         free(f);
-        if (fake_is_sticky(code) && tls_ctx && tls_ctx->active)
-            tls_ctx->poison = code;
+        if (fake_is_sticky(code) && tls_ctx && fake_ctx_live(tls_ctx))
+            fake_ctx_base(tls_ctx)->poison = code;
         return code;
     }
     return CUDA_SUCCESS;
@@ -163,6 +167,27 @@ CUresult fake_leave(CUresult rc)
     pthread_mutex_unlock(&fake_g.lock);
     unseen_end();
     return rc;
+}
+
+fake_call *fake_suspend_call(void)
+{
+    fake_call *call = tls_call;
+    tls_call = NULL;
+    fake_unlock();
+    return call;
+}
+
+/* The entry may have gone meanwhile (a callback that called fake_reset_log): then the call's
+ * result is not recorded, rather than written into freed memory. */
+void fake_resume_call(fake_call *call)
+{
+    fake_lock();
+    tls_call = NULL;
+    for (size_t i = fake_g.calls.count; call && i-- > 0;)
+        if (fake_g.calls.items[i] == call) {
+            tls_call = call;
+            break;
+        }
 }
 
 void fake_lock(void)
@@ -203,6 +228,16 @@ void fake_set_current_ctx(fake_ctx *ctx)
     tls_ctx = ctx;
 }
 
+fake_ctx *fake_ctx_base(fake_ctx *ctx)
+{
+    return ctx && ctx->primary ? ctx->primary : ctx;
+}
+
+int fake_ctx_live(const fake_ctx *ctx)
+{
+    return ctx->active && (!ctx->primary || ctx->primary->active);
+}
+
 CUresult fake_need_init(void)
 {
     return fake_g.initialized ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
@@ -216,16 +251,17 @@ CUresult fake_need_device(CUdevice dev)
     return rc;
 }
 
-/* The current, active, healthy context, or the error a driver call would return. */
+/* The current, active, healthy context, or the error a driver call would return.  A green
+ * context's CUcontext is healthy when its primary context is: the sticky state is the device's. */
 CUresult fake_need_ctx(fake_ctx **out)
 {
     CUresult rc = fake_need_init();
     if (rc != CUDA_SUCCESS)
         return rc;
-    if (!tls_ctx || !tls_ctx->active)
+    if (!tls_ctx || !fake_ctx_live(tls_ctx))
         return CUDA_ERROR_INVALID_CONTEXT;
-    if (tls_ctx->poison != CUDA_SUCCESS)
-        return tls_ctx->poison;
+    if (fake_ctx_base(tls_ctx)->poison != CUDA_SUCCESS)
+        return fake_ctx_base(tls_ctx)->poison;
     if (out)
         *out = tls_ctx;
     return CUDA_SUCCESS;
@@ -277,6 +313,7 @@ static ptr_vec retired;
 
 void fake_alloc_drop(fake_alloc *a)
 {
+    fake_residency_free(a);
     if (a->release)
         a->release(a);
     else
@@ -286,6 +323,7 @@ void fake_alloc_drop(fake_alloc *a)
 
 static void retire(fake_alloc *a)
 {
+    fake_residency_free(a);
     if (a->release) {             /* not ours: nothing to keep reserved */
         fake_alloc_drop(a);
         return;
@@ -351,6 +389,7 @@ void fake_ctx_destroy(fake_ctx *ctx)
         if (m->ctx == ctx)
             m->dead = 1;
     }
+    fake_green_primary_gone(ctx);
     ctx->active = 0;
     if (ctx->poison != CUDA_SUCCESS)
         ctx->lost = ctx->poison;
@@ -378,7 +417,7 @@ CUresult fake_mem_alloc(CUdeviceptr *dptr, size_t bytes, int managed)
     }
     a->size = bytes;
     a->managed = managed;
-    a->ctx = ctx;
+    a->ctx = fake_ctx_base(ctx);       /* a green context allocates in its primary's memory */
     *dptr = (CUdeviceptr)(uintptr_t)a->ptr;
     return CUDA_SUCCESS;
 }
@@ -477,7 +516,8 @@ FAKE_EXPORT CUresult CUDAAPI cuGetProcAddress_v2(const char *symbol, void **pfn,
 {
     CUresult rc = fake_enter("cuGetProcAddress_v2", "symbol=%s version=%d flags=%llu",
                         symbol ? symbol : "(null)", version, (unsigned long long)flags);
-    if (rc == CUDA_SUCCESS && (!symbol || !pfn || version > FAKE_DRIVER_VERSION || flags > 2))
+    /* Asking for a version above the driver's is CUDA_ERROR_INVALID_VALUE (13.0 cuda.h). */
+    if (rc == CUDA_SUCCESS && (!symbol || !pfn || version > fake_g.driver_version || flags > 2))
         rc = CUDA_ERROR_INVALID_VALUE;
     if (rc != CUDA_SUCCESS)
         return fake_leave(rc);
@@ -494,10 +534,15 @@ FAKE_EXPORT CUresult CUDAAPI cuGetProcAddress_v2(const char *symbol, void **pfn,
                                          fake_procs_array_props, fake_procs_batch,
                                          fake_procs_library, fake_procs_link,
                                          fake_procs_graphics, fake_procs_graphics_egl,
-                                         fake_procs_external, fake_procs_ipc };
+                                         fake_procs_external, fake_procs_ipc,
+                                         fake_procs_resource, fake_procs_green,
+                                         fake_procs_graph_info, fake_procs_residency };
     for (size_t t = 0; t < sizeof tables / sizeof *tables; t++) {
         for (const proc_entry *p = tables[t]; p->name; p++) {
-            if (strcmp(p->name, symbol) != 0 || fake_hidden(symbol))
+            /* An entry newer than the modelled driver does not exist there at all: not found,
+             * as driver 580 answers for the names of 13.1-13.5 (not VERSION_NOT_SUFFICIENT). */
+            if (strcmp(p->name, symbol) != 0 || fake_hidden(symbol) ||
+                p->since > fake_g.driver_version)
                 continue;
             if (version < p->since) {
                 if (found == CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND)
@@ -724,6 +769,10 @@ __attribute__((constructor)) static void fake_load(void)
         fake_set_device_count(atoi(v));
     if ((v = getenv("FAKECUDA_SM")) && *v)
         fake_g.sm = (unsigned)strtoul(v, NULL, 10);
+    if ((v = getenv("FAKECUDA_SMS")) && *v)
+        fake_g.sm_count = (unsigned)strtoul(v, NULL, 10);
+    if ((v = getenv("FAKECUDA_DRIVER_VERSION")) && *v)
+        fake_g.driver_version = (int)strtol(v, NULL, 10);
     if ((v = getenv("FAKECUDA_INIT_RESULT")) && *v)
         fake_g.init_result = (CUresult)strtol(v, NULL, 10);
     if ((v = getenv("FAKECUDA_FAIL")) && *v)

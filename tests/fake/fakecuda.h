@@ -19,6 +19,12 @@
  *   FAKECUDA_FAIL         "name:nth:code[,name:nth:code...]": as fake_fail_call
  *   FAKECUDA_LOG          path: the call log is written there at exit
  *   FAKECUDA_HIDE         "name[,name...]": entry points cuGetProcAddress reports as not found
+ *   FAKECUDA_DRIVER_VERSION  the modelled driver's version (default 13000, the H200's driver
+ *                         580): cuDriverGetVersion answers it, cuGetProcAddress refuses newer
+ *                         versions (CUDA_ERROR_INVALID_VALUE) and does not find entries newer
+ *                         than it (those of 13.1-13.5 at 13000); 13050 models a 13.5 driver
+ *   FAKECUDA_SMS          multiprocessors of each device (default 132): the attribute, and the
+ *                         SM resource of the device (cuDeviceGetDevResource)
  */
 #ifndef MINICUDART_FAKECUDA_H
 #define MINICUDART_FAKECUDA_H
@@ -53,6 +59,8 @@ typedef struct fake_launch {
     uintptr_t module;            /* CUmodule of the kernel */
     unsigned module_sm;          /* cubin SM, or the PTX .target */
     int module_jit;              /* 1 when the module was loaded from PTX */
+    unsigned sm_count;           /* SMs the launch may use: its stream's (green) context's */
+    uintptr_t green_ctx;         /* the CUgreenCtx of its stream's context, 0 when none */
 } fake_launch;
 
 /* A host implementation of a kernel: called once per launch with the packed parameter buffer;
@@ -80,7 +88,13 @@ typedef void (*fake_host_kernel)(const void *params, size_t size, const unsigned
     X(void, fake_dump_log, (void *file))                                                    \
     X(uintptr_t, fake_create_context, (int device))                                       \
     X(void, fake_poison_context, (int device, int code))                                  \
-    X(void, fake_set_conditional, (uint64_t handle, unsigned value))
+    X(void, fake_set_conditional, (uint64_t handle, unsigned value))                        \
+    X(void, fake_set_driver_version, (int version))                                         \
+    X(void, fake_set_sm_count, (unsigned count))                                            \
+    X(size_t, fake_green_count, (void))                                                     \
+    X(unsigned, fake_primary_retains, (int device))                                         \
+    X(int, fake_stream_sm_count, (uintptr_t stream))                                        \
+    X(int, fake_set_residency, (uint64_t ptr, size_t size, int type, int id))
 
 #define FAKECUDA_DECLARE(ret, name, params) ret name params;
 FAKECUDA_API(FAKECUDA_DECLARE)
@@ -106,6 +120,19 @@ FAKECUDA_API(FAKECUDA_DECLARE)
  *     cudaGraphSetConditional does from device code; meant for a host kernel implementation
  *     that runs during a graph launch (the fake's lock is not held then), so that WHILE loops
  *     end.  An unknown handle is ignored.
+ *   fake_set_driver_version / fake_set_sm_count: as FAKECUDA_DRIVER_VERSION / FAKECUDA_SMS, from
+ *     now on (the runtime resolves its entry points once: set them before its first call).
+ *   fake_green_count: green contexts created and not yet destroyed (nor killed by a reset of
+ *     their primary context).
+ *   fake_primary_retains: the retain count of device's primary context (each live green
+ *     context holds one, as cuda.h says); 0 for an unknown device.
+ *   fake_stream_sm_count: the SMs work on `stream` may use (its green context's, or the whole
+ *     device's; 0, 0x1 and 0x2: the current context's), -1 for an unknown or destroyed stream.
+ *   fake_set_residency: marks [ptr, ptr+size) of a managed allocation resident at a location
+ *     (a CUmemLocationType and id; CU_MEM_LOCATION_TYPE_NONE: nowhere), as a first touch by the
+ *     host or a kernel would, for cuMemGetLocationInfo; 0, or -1 when the range is not inside
+ *     one managed allocation.  Otherwise a managed allocation is on its context's device until
+ *     prefetched elsewhere (fake_residency.c).
  */
 
 #endif
