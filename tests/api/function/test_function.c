@@ -67,12 +67,17 @@ static void func_get_attributes_reads_every_field_from_the_driver(void **state)
     memset(&a, 0x5a, sizeof a);
     fk.fake_reset_log();
     assert_cuda(cudaFuncGetAttributes(&a, fn_bounded_stub()), cudaSuccess);
-    assert_int_equal(fk.fake_count_calls("cuFuncGetAttribute"), 16);
+    /* 16 members of 13.0's struct, and 13.5's two (which driver 580 knows nothing of). */
+    assert_int_equal(fk.fake_count_calls("cuFuncGetAttribute"), 18);
     assert_int_equal(a.maxThreadsPerBlock, 256);
     assert_int_equal(a.numRegs, 16);
     assert_int_equal(a.ptxVersion, 90);
     assert_int_equal(a.binaryVersion, 90);
     assert_int_equal(a.sharedSizeBytes, 0);
+    int newer[2];   /* deviceNodeUpdateStatus and sharedMemoryMode, at 13.5's offsets 76 and 80 */
+    memcpy(newer, (const char *)&a + 76, sizeof newer);
+    assert_int_equal(newer[0], 0);
+    assert_int_equal(newer[1], 0);
     assert_int_equal(a.localSizeBytes, 0);
     assert_int_equal(a.preferredShmemCarveout, -1);
     assert_cuda(cudaFuncGetAttributes(&a, fn_shared_stub()), cudaSuccess);
@@ -105,11 +110,16 @@ static void func_set_attribute_forwards_and_validates(void **state)
                                      cudaFuncAttributePreferredSharedMemoryCarveout, 50),
                 cudaSuccess);
     assert_last_call_has("cuFuncSetAttribute", "attrib=9 value=50");
+    /* 13.5's cudaFuncAttributeSharedMemoryMode (16) is the driver's attribute 17; driver 580
+     * refuses it, as NVIDIA's 13.5 runtime answers there (H200). */
+    assert_cuda(cudaFuncSetAttribute(fn_plain_stub(), (enum cudaFuncAttribute)16, 0),
+                cudaErrorInvalidValue);
+    assert_last_call_has("cuFuncSetAttribute", "attrib=17 value=0");
     size_t calls = fk.fake_count_calls("cuFuncSetAttribute");
     assert_cuda(cudaFuncSetAttribute(fn_plain_stub(), (enum cudaFuncAttribute)3, 1),
                 cudaErrorInvalidValue);
-    assert_cuda(cudaFuncSetAttribute(fn_plain_stub(), cudaFuncAttributeMax, 1),
-                cudaErrorInvalidValue);
+    assert_cuda(cudaFuncSetAttribute(fn_plain_stub(), (enum cudaFuncAttribute)17, 1),
+                cudaErrorInvalidValue);     /* 13.5's cudaFuncAttributeMax */
     assert_int_equal(fk.fake_count_calls("cuFuncSetAttribute"), calls);
     assert_cuda(cudaFuncSetAttribute((const void *)never_registered,
                                      cudaFuncAttributeMaxDynamicSharedMemorySize, 1024),

@@ -4,9 +4,11 @@
  * kernels), and the error paths (returned code and last error).  One test per process run:
  * the program takes the test's name.
  */
+#define _GNU_SOURCE
 #include "graph_test.h"
 
 #include <stdio.h>
+#include <unistd.h>
 
 /* ---- helpers -------------------------------------------------------------------------------- */
 
@@ -631,6 +633,31 @@ static void thread_capture_mode_exchange_round_trips(void **state)
     assert_cuda(cudaThreadExchangeStreamCaptureMode(&mode), cudaErrorInvalidValue);
 }
 
+static void debug_dot_print_writes_the_drivers_dot(void **state)
+{
+    (void)state;
+    cudaGraph_t g;
+    cudaGraphNode_t node;
+    assert_cuda(cudaGraphCreate(&g, 0), cudaSuccess);
+    assert_cuda(cudaGraphAddEmptyNode(&node, g, NULL, 0), cudaSuccess);
+    char path[] = "/tmp/graph-dot-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_cuda(cudaGraphDebugDotPrint(g, path, cudaGraphDebugDotFlagsHandles), cudaSuccess);
+    assert_args_contain("cuGraphDebugDotPrint", "flags=0x400");
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char text[1024] = "";
+    size_t got = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    remove(path);
+    text[got] = '\0';
+    assert_non_null(strstr(text, "digraph"));
+    assert_cuda(cudaGraphDebugDotPrint(g, NULL, 0), cudaErrorInvalidValue);
+    assert_cuda(cudaGraphDestroy(g), cudaSuccess);
+}
+
 static void debug_dot_print_without_driver_support_is_not_supported(void **state)
 {
     (void)state;
@@ -665,6 +692,7 @@ int main(int argc, char **argv)
         TEST(capture_on_legacy_stream_is_unsupported),
         TEST(capture_to_graph_and_dependency_update),
         TEST(thread_capture_mode_exchange_round_trips),
+        TEST(debug_dot_print_writes_the_drivers_dot),
         TEST(debug_dot_print_without_driver_support_is_not_supported),
     };
     for (size_t i = 0; argc == 2 && i < sizeof all / sizeof *all; i++) {

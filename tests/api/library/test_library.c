@@ -534,8 +534,8 @@ static void set_attribute_for_device_refuses_bad_arguments(void **state)
     fk.fake_reset_log();
     assert_cuda(cudaKernelSetAttributeForDevice(k, (enum cudaFuncAttribute)0, 1, 0),
                 cudaErrorInvalidValue);
-    assert_cuda(cudaKernelSetAttributeForDevice(k, cudaFuncAttributeMax, 1, 0),
-                cudaErrorInvalidValue);
+    assert_cuda(cudaKernelSetAttributeForDevice(k, (enum cudaFuncAttribute)17, 1, 0),
+                cudaErrorInvalidValue);     /* 13.5's cudaFuncAttributeMax */
     assert_cuda(cudaKernelSetAttributeForDevice(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                 1024, 2),
                 cudaErrorInvalidDevice);
