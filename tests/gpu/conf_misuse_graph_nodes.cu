@@ -93,7 +93,13 @@ static const misuse_case cases[] = {
     {"cudaGraphAddNode.memcpy_reserved_nonzero",
      [] {
          cudaGraphNodeParams *p = memcpy_node();
+         // The first reserved int, which 13.5's headers name `reserved` (its other two became
+         // the context).
+#if CUDART_VERSION >= 13050
+         p->memcpy.reserved = 1;
+#else
          p->memcpy.reserved[0] = 1;
+#endif
          return add_node(p);
      },
      clean},

@@ -6,11 +6,18 @@
 # usage (from the repository root, on the GPU machine):   tests/gpu/run.sh
 # environment: OUT (where logs go; default build-gpurun/out), GPU_RUN_BUDGET_S (default 280),
 #              GPU_PROGRAMS (a subset of the programs, by name; default all),
+#              GPU_SKIP_PROGRAMS (programs built but not run, shown as "skipped"),
 #              CUDA_HOME (default /usr/local/cuda), BENCH_ROUNDS (5), BENCH_LAUNCHES (20000),
 #              BENCH_MODES (a subset of step 5's modes, by name; default all),
 #              GPU_BUILD_ONLY (set: steps 1 and 2 only, for tests/gpu/reliability.sh, or to build
 #              on a machine without a GPU), GPU_REUSE_BUILD (set: skip steps 1 and 2 and run the
-#              binaries such a build left in build-gpurun/bin and build-gpurun/status).
+#              binaries such a build left in build-gpurun/bin and build-gpurun/status),
+#              GPU_BUILD_DIR (instead of build-gpurun; relative to the repository root),
+#              CUDA_LIB (the toolkit's libraries: default $CUDA_HOME/lib64, or $CUDA_HOME/lib
+#              where there is no lib64, as in NVIDIA's pip wheels), CUDA_LIBS_ALSO (more library
+#              folders, searched after CUDA_LIB), MINICUDART_CUDA_HOME (the toolkit CMake builds
+#              minicudart with in step 1; default CUDA_HOME).  tests/gpu/cuda135.sh sets these
+#              to build with nvcc 13.5 from the wheels and run the result on another machine.
 #
 # Steps, each recorded in the table instead of aborting the rest:
 #   1. configure + build minicudart and the `fatbin` tool (Release, no cmocka tests), in the
@@ -19,7 +26,8 @@
 #   2. link every program twice; -rdc uses `nvcc -dc` objects + an explicit `nvcc -dlink`
 #      (-cudart=none skips the device link, PROTOCOL.md section 4) for both variants;
 #   3. run each pair; a difference listed in tests/gpu/expected_differences.txt is ALLOWED
-#      (a conf_misuse_* program is started again after a crash, at the next case: run_misuse);
+#      (a whole program only if both runs exited 0; a conf_misuse_* program is started again
+#      after a crash, at the next case: run_misuse);
 #   4. MINICUDART_TRACE=1 vadd: show the trace lines naming the image and the launch;
 #   5. launch benchmark: MINICUDART_LAUNCH_PARAMS=array / =buffer, array with the exit summary
 #      on (MINICUDART_SUMMARY=1), NVIDIA's runtime, raw driver, in alternating processes, median
@@ -31,12 +39,20 @@ set -u
 
 cd "$(dirname "$0")/../.." || exit 1
 ROOT=$PWD
-W=$ROOT/build-gpurun
+W=${GPU_BUILD_DIR:-$ROOT/build-gpurun}
+case $W in /*) ;; *) W=$ROOT/$W ;; esac
 OUT=${OUT:-$W/out}
 BUDGET=${GPU_RUN_BUDGET_S:-280}
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 NVCC=$CUDA_HOME/bin/nvcc
-CUDA_LIB=$CUDA_HOME/lib64
+# NVIDIA's installer puts a toolkit's libraries in lib64, its pip wheels (nvidia/cu13) in lib.
+if [ -z "${CUDA_LIB:-}" ]; then
+    CUDA_LIB=$CUDA_HOME/lib64
+    [ -d "$CUDA_LIB" ] || CUDA_LIB=$CUDA_HOME/lib
+fi
+# Step 1's toolkit: minicudart is C and needs no particular nvcc (lib/cuda135.h declares what
+# 13.5 added when the headers are older), so a 13.5 round builds it with the 13.0 toolkit.
+MINICUDART_NVCC=${MINICUDART_CUDA_HOME:-$CUDA_HOME}/bin/nvcc
 BENCH_ROUNDS=${BENCH_ROUNDS:-5}
 BENCH_LAUNCHES=${BENCH_LAUNCHES:-20000}
 G=tests/gpu
@@ -47,7 +63,8 @@ JOBS=$(nproc 2>/dev/null || echo 4)
 # name | sources | nvcc flags.  force_ptx runs vadd's binaries under a forced-JIT variable,
 # force_ptx_rdc rdc's; rdc_ptx is rdc built with PTX only (both JIT-link the -rdc objects).
 # Every tests/gpu/conf_<area>.cu is a program of the differential conformance suite too; its
-# header may say "// gpu-flags: <nvcc options>" and "// gpu-libs: <link options>".
+# header may say "// gpu-flags: <nvcc options>", "// gpu-libs: <link options>" and
+# "// gpu-cuda: <version>" (the oldest nvcc that can build it: needs_of below).
 # So is every stress_<name>.cu, life_<name>.cu, soak_<name>.cu and fault_<name>.cu (threads,
 # lifetime, soak, faults in the middle of work: short runs here, long ones and the faults again
 # in tests/gpu/reliability.sh); a "// gpu-plugin: <p>"
@@ -60,6 +77,20 @@ PROGRAMS="vadd device struct_params big_params templates variables per_thread rd
 # GPU_PROGRAMS="conf_graphs conf_graph_nodes ...": run only these (a quicker round on one area).
 PROGRAMS=${GPU_PROGRAMS:-$PROGRAMS}
 header_of() { sed -n "s|^// $2: *||p" "$G/$1.cu" | head -n 1; }
+# "// gpu-cuda: 13.5" in a program's header: it needs that toolkit's headers (new functions and
+# types), so an older nvcc does not build it; its status says so and the table shows it.
+version_number() { echo "$1" | awk -F. '{ printf "%d\n", $1 * 1000 + $2 * 10 }'; }
+NVCC_VERSION=$(version_number "$("$NVCC" --version 2>/dev/null | sed -n 's/.*release \([0-9][0-9.]*\),.*/\1/p' | head -n 1)")
+needs_of() {
+    case $1 in
+    conf_* | stress_* | life_* | soak_* | fault_*) header_of "$1" gpu-cuda ;;
+    esac
+}
+too_new() {
+    local want; want=$(needs_of "$1")
+    [ -n "$want" ] && [ "$(version_number "$want")" -gt "$NVCC_VERSION" ]
+}
+skipped() { case " ${GPU_SKIP_PROGRAMS:-} " in *" $1 "*) return 0 ;; esac; return 1; }
 libs_of() {
     case $1 in
     conf_* | stress_* | life_* | soak_* | fault_*) header_of "$1" gpu-libs ;;
@@ -101,12 +132,34 @@ job() {
 }
 status_of() { cat "$W/status/$1" 2>/dev/null || echo none; }
 
+# The folders the programs link with (LINK_DIRS, nvcc options): CUDA_LIB, on the runpath too;
+# where it has libcudart.so.13 but no link-time libcudart.so (a wheel), a folder of $W whose
+# libcudart.so points to it, so that -cudart=shared links that runtime and not one found in a
+# later folder; then CUDA_LIBS_ALSO, each on the runpath too but a stubs folder (link time only).
+# GCC_DIRS: the same folders for gcc, with the toolkit's stubs.
+link_dirs() {
+    local d
+    LINK_DIRS=(-L"$CUDA_LIB")
+    if [ ! -e "$CUDA_LIB/libcudart.so" ] && [ -e "$CUDA_LIB/libcudart.so.13" ]; then
+        mkdir -p "$W/cudart-link"
+        ln -sf "$CUDA_LIB/libcudart.so.13" "$W/cudart-link/libcudart.so"
+        LINK_DIRS+=(-L"$W/cudart-link")
+    fi
+    LINK_DIRS+=(-Xlinker -rpath -Xlinker "$CUDA_LIB")
+    GCC_DIRS=(-L"$CUDA_LIB/stubs")
+    for d in ${CUDA_LIBS_ALSO:-}; do
+        LINK_DIRS+=(-L"$d")
+        GCC_DIRS+=(-L"$d")
+        case $d in */stubs) ;; *) LINK_DIRS+=(-Xlinker -rpath -Xlinker "$d") ;; esac
+    done
+}
+
 # Step 1: minicudart and the fatbin tool.
 build_minicudart() {
     local gen=()
     command -v ninja >/dev/null && gen=(-G Ninja)
     bounded 240 cmake -S "$ROOT" -B "$W/cmake" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release \
-        -DMINICUDART_TESTS=OFF -DCMAKE_CUDA_COMPILER="$NVCC" || return 1
+        -DMINICUDART_TESTS=OFF -DCMAKE_CUDA_COMPILER="$MINICUDART_NVCC" || return 1
     bounded 240 cmake --build "$W/cmake" -j "$JOBS" --target minicudart minicudart_shared || return 1
     bounded 120 cmake --build "$W/cmake" -j "$JOBS" --target fatbin || echo "fatbin tool failed"
     return 0
@@ -134,7 +187,7 @@ compile_and_link_nvidia() {
     for s in $(header_of "$p" gpu-plugin 2>/dev/null); do
         "$NVCC" $ARCH -Xcompiler -fPIC -c "$G/$s.cu" -o "$W/obj/$s.plugin.o" || return 1
         "$NVCC" $ARCH -shared -cudart=shared "$W/obj/$s.plugin.o" -o "$W/bin/$s.nvidia.so" \
-            -Xlinker -rpath -Xlinker "$CUDA_LIB" || return 1
+            "${LINK_DIRS[@]}" || return 1
         "$NVCC" $ARCH -shared -cudart=none "$W/obj/$s.plugin.o" -o "$W/bin/$s.minicudart.so" || return 1
     done
     if is_rdc "$p"; then
@@ -142,10 +195,10 @@ compile_and_link_nvidia() {
         # -lcudadevrt: a device link of PTX-only objects (rdc_ptx) keeps the device runtime's
         # relocatable image, whose host-side wrapper lives in libcudadevrt.a.
         "$NVCC" -cudart=none $objs "$W/obj/$p/dlink.o" -o "$W/bin/$p.nvidia" \
-            -L"$CUDA_LIB" $(libs_of "$p") -lcudart -lcudadevrt -Xlinker -rpath -Xlinker "$CUDA_LIB" || return 1
+            "${LINK_DIRS[@]}" $(libs_of "$p") -lcudart -lcudadevrt || return 1
     else
         "$NVCC" $flags -cudart=shared $objs -o "$W/bin/$p.nvidia" \
-            -L"$CUDA_LIB" $(libs_of "$p") -Xlinker -rpath -Xlinker "$CUDA_LIB" || return 1
+            "${LINK_DIRS[@]}" $(libs_of "$p") || return 1
     fi
 }
 link_minicudart() {
@@ -157,15 +210,15 @@ link_minicudart() {
     is_rdc "$p" && objs+=("$W/obj/$p/dlink.o" -lcudadevrt)
     minicudart_libs
     "$NVCC" $flags -cudart=none "${objs[@]}" -o "$W/bin/$p.minicudart" \
-        -L"$CUDA_LIB" $(libs_of "$p") -Xlinker -rpath -Xlinker "$CUDA_LIB" "${MINI_LIBS[@]}"
+        "${LINK_DIRS[@]}" $(libs_of "$p") "${MINI_LIBS[@]}"
 }
 build_bench() {
     "$NVCC" $ARCH -I$G -c $G/bench_launch.cu -o "$W/obj/bench_launch.o" || return 1
     "$NVCC" $ARCH -cudart=shared "$W/obj/bench_launch.o" -o "$W/bin/bench_launch.nvidia" \
-        -Xlinker -rpath -Xlinker "$CUDA_LIB" || return 1
+        "${LINK_DIRS[@]}" || return 1
     "$NVCC" $ARCH -I$G -cubin $G/bench_launch.cu -o "$W/bin/bench_kernel.cubin" || return 1
     gcc -std=c11 -O2 -I"$CUDA_HOME/include" $G/bench_launch_driver.c -o "$W/bin/bench_launch.driver" \
-        -L"$CUDA_LIB/stubs" -lcuda
+        "${GCC_DIRS[@]}" -lcuda
 }
 link_bench_minicudart() {
     minicudart_libs
@@ -266,12 +319,20 @@ main() {
     if [ -n "$reuse" ]; then
         echo "== builds reused (GPU_REUSE_BUILD): $(ls "$W/bin" | wc -l) files in $W/bin"
     else
+    link_dirs
     # Steps 1 and 2 (first half) in parallel.
     job minicudart build_minicudart
+    local too_new_list=""
     for p in $PROGRAMS; do
         { [ "$p" = force_ptx ] || [ "$p" = force_ptx_rdc ]; } && continue
+        if too_new "$p"; then
+            echo "needs-$(needs_of "$p")" >"$W/status/$p"
+            too_new_list="$too_new_list $p"
+            continue
+        fi
         job "$p" compile_and_link_nvidia "$p"
     done
+    [ -n "$too_new_list" ] && echo "== not built, they need a newer nvcc (gpu-cuda header):$too_new_list"
     job bench build_bench
     wait
     echo "== builds done at $((SECONDS - START))s: minicudart $(status_of minicudart)"
@@ -287,6 +348,7 @@ main() {
     fi
     for p in "$W"/status/*; do
         p=${p##*/}
+        case $(status_of "$p") in needs-*) continue ;; esac
         [ "$(status_of "$p")" = 0 ] || echo "== build $p failed (status $(status_of "$p")): $(grep -m1 -iE 'error|undefined' "$W/logs/build-$p.log")"
     done
     fi
@@ -304,6 +366,15 @@ main() {
     [ "$(status_of minicudart)" = 0 ] || { res=FAIL; failures=$((failures + 1)); }
     rows+=("$(printf '%-20s %-9s %-11s %-6s %s' build - "$(status_of minicudart)" - "$res")")
     for p in $PROGRAMS; do
+        case $(status_of "$p") in
+        needs-*)
+            rows+=("$(printf '%-20s %-9s %-11s %-6s %s' "$p" - - - "needs $(status_of "$p" | cut -d- -f2-)")")
+            continue ;;
+        esac
+        if skipped "$p"; then
+            rows+=("$(printf '%-20s %-9s %-11s %-6s %s' "$p" - - - "skipped (GPU_SKIP_PROGRAMS)")")
+            continue
+        fi
         nv=$(run_one "$p" nvidia)
         mc=$(run_one "$p" minicudart)
         eq=-
@@ -323,8 +394,8 @@ main() {
             res=PASS
         elif { [ "$nv" = 0 ] || [ "$nv" = crash ]; } && [ "$mc" = 0 ] && [ "$eq" = listed ]; then
             res=ALLOWED   # NVIDIA crashed or answered otherwise only in listed cases
-        elif allowed_difference "$p" && [ "$nv" = 0 ]; then
-            res=ALLOWED
+        elif allowed_difference "$p" && [ "$nv" = 0 ] && [ "$mc" = 0 ]; then
+            res=ALLOWED   # a listed program: it checks itself, and passed under both
         else
             res=FAIL; failures=$((failures + 1))
         fi
