@@ -105,35 +105,6 @@ static cudaError_t rt_exec_ctx_view(cudaExecutionContext_t ctx, rt_exec_view *ou
     return cudaSuccess;
 }
 
-cudaError_t rt_exec_ctx_enter(cudaExecutionContext_t ctx, rt_device *d, rt_device **slot,
-                              bool *pushed)
-{
-    *slot = d;
-    *pushed = false;
-    CUcontext context = (CUcontext)ctx;
-    if (!context || context == atomic_load_explicit(&d->context, memory_order_acquire))
-        return cudaSuccess;
-    /* A green context of d's device shares the primary context's modules (H200). */
-    rt_exec_view v;
-    cudaError_t e = rt_exec_ctx_view(ctx, &v);
-    if (e != cudaSuccess || (v.green && v.d == d))
-        return e;
-    if (!rt_drv.cuCtxPushCurrent || !rt_drv.cuCtxPopCurrent)
-        return rt_driver_newer(false, "a node in another context", "cuCtxPushCurrent");
-    CUresult r = rt_drv.cuCtxPushCurrent(context);
-    if (r != CUDA_SUCCESS)
-        return rt_error_from_cu(r);
-    *pushed = true;
-    return rt_context_enter(slot);
-}
-
-void rt_exec_ctx_leave(bool pushed)
-{
-    CUcontext popped;
-    if (pushed)
-        rt_drv.cuCtxPopCurrent(&popped);
-}
-
 /* ---- resources and descriptors -------------------------------------------------------------- */
 
 

@@ -58,9 +58,6 @@ cudaError_t rt_graph_node_params(const struct cudaGraphNodeParams *p, rt_device 
 /* What the driver hands back in a CUgraphNodeParams it was given (an allocation's address, a
  * conditional node's body graphs), copied into the caller's cudaGraphNodeParams. */
 void rt_graph_node_params_outputs(const CUgraphNodeParams *in, struct cudaGraphNodeParams *out);
-/* For a driver without the 13.4 forms of cuGraphAddNode / cuGraphNodeSetParams: clears the 13.5
- * members they do not take, and refuses a spin-wait host node (cudaErrorCallRequiresNewerDriver). */
-cudaError_t rt_graph_node_params_legacy(CUgraphNodeParams *params);
 /* The driver's CUgraphNodeParams of a node (cuGraphNodeGetParams, or built from the per-kind
  * getters) as the runtime gives them, in 13.5's layout: a kernel named by its host stub. */
 cudaError_t rt_graph_node_params_back(const CUgraphNodeParams *in, rt_device *d,

@@ -194,9 +194,6 @@ RT_API cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t graphExec, cudaGra
     RT_EXEC_ENTER(graphExec, d);
     CUgraphNodeParams params;
     cudaError_t e = rt_graph_node_params(nodeParams, d, &params);
-    /* A driver older than 13.4 reads the parameters without 13.5's members (graph_params.c). */
-    if (e == cudaSuccess && !rt_drv.cuGraphAddNode_v3)
-        e = rt_graph_node_params_legacy(&params);
     if (e == cudaSuccess)
         e = rt_driver_result(d, rt_drv.cuGraphExecNodeSetParams(graphExec, node, &params));
     RT_RETURN(e);

@@ -39,12 +39,12 @@ RT_API cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t gra
     RT_GRAPH_ENTER(d);
     CUgraphNodeParams params;
     cudaError_t e = rt_graph_node_params(nodeParams, d, &params);
-    /* 13.4's form takes 13.5's members as they are; the 12.3 one does not know them. */
+    /* 13.4's form knows 13.5's members; the 12.3 one reads them as bytes that must be zero. */
     if (e == cudaSuccess && rt_drv.cuGraphAddNode_v3)
         e = rt_driver_result(d, rt_drv.cuGraphAddNode_v3(pGraphNode, graph, pDependencies,
                                                          (const CUgraphEdgeData *)dependencyData,
                                                          numDependencies, &params));
-    else if (e == cudaSuccess && (e = rt_graph_node_params_legacy(&params)) == cudaSuccess)
+    else if (e == cudaSuccess)
         e = rt_driver_result(d, rt_drv.cuGraphAddNode(pGraphNode, graph, pDependencies,
                                                       (const CUgraphEdgeData *)dependencyData,
                                                       numDependencies, &params));
@@ -64,7 +64,7 @@ RT_API cudaError_t cudaGraphNodeSetParams(cudaGraphNode_t node,
     cudaError_t e = rt_graph_node_params(nodeParams, d, &params);
     if (e == cudaSuccess && rt_drv.cuGraphNodeSetParams_v2)
         e = rt_driver_result(d, rt_drv.cuGraphNodeSetParams_v2(node, &params));
-    else if (e == cudaSuccess && (e = rt_graph_node_params_legacy(&params)) == cudaSuccess)
+    else if (e == cudaSuccess)
         e = rt_driver_result(d, rt_drv.cuGraphNodeSetParams(node, &params));
     RT_RETURN(e);
 }

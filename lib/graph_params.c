@@ -22,12 +22,13 @@ _Static_assert(sizeof(struct cudaGraphNodeParams) == sizeof(CUgraphNodeParams),
                "generic node parameters differ");
 _Static_assert(offsetof(struct cudaGraphNodeParams, kernel) == offsetof(CUgraphNodeParams, kernel),
                "generic node parameters differ in layout");
-/* The generic form's V2 members are read through the first-generation structs. */
-_Static_assert(sizeof(struct cudaKernelNodeParamsV2) == sizeof(struct cudaKernelNodeParams) &&
+/* The generic form's V2 members are read through the first-generation structs, which are their
+ * beginnings (13.5's headers add members after them: cuda135.h). */
+_Static_assert(sizeof(struct cudaKernelNodeParamsV2) >= sizeof(struct cudaKernelNodeParams) &&
                    offsetof(struct cudaKernelNodeParamsV2, extra) ==
                        offsetof(struct cudaKernelNodeParams, extra),
                "kernel node parameter versions differ");
-_Static_assert(sizeof(struct cudaMemsetParamsV2) == sizeof(struct cudaMemsetParams) &&
+_Static_assert(sizeof(struct cudaMemsetParamsV2) >= sizeof(struct cudaMemsetParams) &&
                    offsetof(struct cudaMemsetParamsV2, height) ==
                        offsetof(struct cudaMemsetParams, height),
                "memset node parameter versions differ");
@@ -84,9 +85,12 @@ cudaError_t rt_graph_kernel_params(const struct cudaKernelNodeParams *p, rt_devi
         return cudaErrorInvalidValue;
     rt_kernel *k = rt_kernel_find(p->func);
     if (!k) {
-        /* The answers NVIDIA's runtime gives a launch of an unregistered pointer or of NULL. */
+        /* NULL is cudaErrorInvalidDeviceFunction, as for a launch; any other pointer that names
+         * no kernel is cudaErrorInvalidValue in NVIDIA's 13.5 runtime (its 13.0 answered
+         * cudaErrorInvalidResourceHandle, as a launch still does; both measured on the H200):
+         * 13.5 deduces what kind of handle `func` is, and finds none. */
         RT_TRACE("kernel node: %p is not a registered kernel", p->func);
-        return rt_kernel_unknown(p->func);
+        return p->func ? cudaErrorInvalidValue : cudaErrorInvalidDeviceFunction;
     }
     rt_kernel_dev *kd;
     cudaError_t e = rt_kernel_resolve(k, d, &kd);
@@ -326,42 +330,53 @@ void rt_graph_memset_params_back(const CUDA_MEMSET_NODE_PARAMS *in, struct cudaM
  * 13.5's members (cuda135.h's rt135_* mirrors).  A program built by nvcc 13.0 leaves them zero,
  * and every one of them means "as before" when zero.  An execution context is a CUcontext
  * (exec_ctx.c), so a node's ctx goes to the driver as it is; where it is NULL the current
- * context is used, as before.  A kernel's function is resolved for the context it will run in:
- * d's, unless the node names a context whose modules are not d's (rt_exec_ctx_enter).
+ * context is used, as before.  A kernel in d's context is its CUfunction there, as before; in
+ * any other context (a green one) it must be a context-independent CUkernel, which the driver
+ * runs in the node's context (rt_kernel_context_free).
  *
  * Drivers of 13.4 take a host node's sync mode and context, an external semaphore node's and an
- * event record node's context, in cuGraphAddNode_v3 / cuGraphNodeSetParams_v2; the 12.3 forms
- * do not have them, so for those the members are cleared (a context there is only a preference)
- * and a spin-wait host node is refused (rt_graph_node_params_legacy).
+ * event record node's context, in cuGraphAddNode_v3 / cuGraphNodeSetParams_v2.  The 12.3 forms
+ * read them as unused bytes of the union, which must be zero: a driver of 13.0 answers
+ * cudaErrorInvalidValue for such a node, and so does NVIDIA's 13.5 runtime, which passes them
+ * through (H200).  So they go to the driver as they are, and the driver answers.
  */
 static cudaError_t rt_graph_kernel_params_135(const struct cudaGraphNodeParams *p, rt_device *d,
                                               CUgraphNodeParams *out)
 {
     struct rt135_kernel_node_params k135;     /* copied: the union member is 13.0's type */
     memcpy(&k135, &p->kernel, sizeof k135);
+    const struct cudaKernelNodeParams *v1 = (const struct cudaKernelNodeParams *)&p->kernel;
+    CUcontext current = atomic_load_explicit(&d->context, memory_order_acquire);
     CUDA_KERNEL_NODE_PARAMS k;
     cudaError_t e = cudaSuccess;
     memset(&out->kernel, 0, sizeof out->kernel);
+    if ((unsigned)k135.functionType > cudaKernelFunctionTypeFunction)
+        return cudaErrorInvalidValue;
     if ((int)k135.functionType == cudaKernelFunctionTypeFunction) {
         /* A cudaFunction_t is the driver's CUfunction (cudaGetFuncBySymbol): no resolution. */
-        rt_graph_kernel_shape((const struct cudaKernelNodeParams *)&p->kernel, &k);
+        rt_graph_kernel_shape(v1, &k);
         k.func = (CUfunction)k135.func;
-    } else if ((unsigned)k135.functionType > cudaKernelFunctionTypeFunction) {
-        return cudaErrorInvalidValue;
-    } else {
-        /* Unspecified, a host stub or a cudaKernel_t: rt_kernel_find tells them apart. */
-        rt_device *slot;
-        bool pushed;
-        e = rt_exec_ctx_enter(k135.ctx, d, &slot, &pushed);
-        if (e == cudaSuccess)
-            e = rt_graph_kernel_params((const struct cudaKernelNodeParams *)&p->kernel, slot, &k);
-        rt_exec_ctx_leave(pushed);
-        if (e != cudaSuccess)
+    } else if (k135.ctx && (CUcontext)k135.ctx != current) {
+        /* Unspecified, a host stub or a cudaKernel_t, in another context than d's: a
+         * context-independent kernel (rt_kernel_context_free) with that context. */
+        rt_kernel *kernel = rt_kernel_find(k135.func);
+        if (!kernel)
+            return k135.func ? cudaErrorInvalidValue : cudaErrorInvalidDeviceFunction;
+        rt_graph_kernel_shape(v1, &k);
+        CUkernel handle = NULL;
+        if ((e = rt_kernel_context_free(kernel, d, &handle)) != cudaSuccess)
             return e;
+        memcpy(&out->kernel, &k, offsetof(CUDA_KERNEL_NODE_PARAMS_v3, kern));
+        out->kernel.func = NULL;
+        out->kernel.kern = handle;
+        out->kernel.ctx = (CUcontext)k135.ctx;
+        return cudaSuccess;
+    } else if ((e = rt_graph_kernel_params(v1, d, &k)) != cudaSuccess) {
+        /* Unspecified, a host stub or a cudaKernel_t, in d's context: its function there. */
+        return e;
     }
     memcpy(&out->kernel, &k, offsetof(CUDA_KERNEL_NODE_PARAMS_v3, kern));
-    out->kernel.ctx = k135.ctx ? (CUcontext)k135.ctx
-                                : atomic_load_explicit(&d->context, memory_order_acquire);
+    out->kernel.ctx = k135.ctx ? (CUcontext)k135.ctx : current;
     return e;
 }
 
@@ -424,44 +439,6 @@ cudaError_t rt_graph_node_params(const struct cudaGraphNodeParams *p, rt_device 
         break;
     }
     return e;
-}
-
-/* Zeroes `size` bytes at `offset` into a node's union member: 13.5's members (and the padding
- * before them) that a 12.3 entry point reads as the union's unused bytes, which must be zero. */
-static void rt_node_clear(void *member, size_t offset, size_t size)
-{
-    memset((char *)member + offset, 0, size);
-}
-
-cudaError_t rt_graph_node_params_legacy(CUgraphNodeParams *params)
-{
-    switch ((int)params->type) {
-    case cudaGraphNodeTypeHost: {
-        struct rt135_host_node_params h135;
-        memcpy(&h135, &params->host, sizeof h135);
-        if (h135.syncMode != cudaHostTaskBlocking)
-            return rt_driver_newer(false, "host node with a spin-wait sync mode",
-                                   "cuGraphAddNode of 13.4");
-        rt_node_clear(&params->host, offsetof(struct rt135_host_node_params, syncMode),
-                      sizeof h135 - offsetof(struct rt135_host_node_params, syncMode));
-        break;
-    }
-    case cudaGraphNodeTypeEventRecord:
-        rt_node_clear(&params->eventRecord, offsetof(struct rt135_event_record_node_params, ctx),
-                      sizeof(cudaExecutionContext_t));
-        break;
-    case cudaGraphNodeTypeExtSemaphoreSignal:
-    case cudaGraphNodeTypeExtSemaphoreWait:
-        rt_node_clear(&params->extSemSignal,
-                      offsetof(struct rt135_ext_sem_node_params, numExtSems) + sizeof(unsigned),
-                      sizeof(struct rt135_ext_sem_node_params) -
-                          offsetof(struct rt135_ext_sem_node_params, numExtSems) -
-                          sizeof(unsigned));
-        break;
-    default:
-        break;
-    }
-    return cudaSuccess;
 }
 
 void rt_graph_node_params_outputs(const CUgraphNodeParams *in, struct cudaGraphNodeParams *out)

@@ -419,16 +419,16 @@ RT_API cudaError_t cudaGLUnregisterBufferObject(GLuint bufObj)
         RT_RETURN(e);
     e = rt_driver_result(d, rt_gfx.cuGLUnregisterBufferObject(bufObj));
     /* The driver answers an unknown buffer with CUDA_ERROR_INVALID_VALUE even when no GL
-     * context is current; NVIDIA's runtime then answers cudaErrorInvalidGraphicsContext
-     * (measured, no GL context).  Which of the two it is, the driver says when asked for the
-     * GL context's devices. */
-    if (e == cudaErrorInvalidValue) {
+     * context is current, or no GL library can be loaded at all; NVIDIA's runtime then
+     * answers cudaErrorInvalidGraphicsContext (measured, no GL context) or
+     * cudaErrorOperatingSystem (measured on an H200 without libGL).  Which it is, the driver
+     * says when asked for the GL context's devices. */
+    if (e == cudaErrorInvalidValue && rt_gfx.cuGLGetDevices) {
         unsigned count = 0;
         CUdevice dev;
-        if (rt_gfx.cuGLGetDevices &&
-            rt_gfx.cuGLGetDevices(&count, &dev, 1, CU_GL_DEVICE_LIST_ALL) ==
-                CUDA_ERROR_INVALID_GRAPHICS_CONTEXT)
-            e = cudaErrorInvalidGraphicsContext;
+        CUresult r = rt_gfx.cuGLGetDevices(&count, &dev, 1, CU_GL_DEVICE_LIST_ALL);
+        if (r == CUDA_ERROR_INVALID_GRAPHICS_CONTEXT || r == CUDA_ERROR_OPERATING_SYSTEM)
+            e = rt_error_from_cu(r);
     }
     RT_TRACE("unregistered GL buffer object %u (legacy): %s", bufObj, rt_error_name(e));
     RT_RETURN(e);

@@ -225,6 +225,9 @@ struct rt_module {
      * their own module). */
     CUlibrary library;
     size_t library_image;
+    /* The module's image loaded once more as a library, for the graph nodes that name another
+     * context than the one its module is loaded in (module.c: rt_kernel_context_free). */
+    CUlibrary kernel_library;
     bool ended;                   /* __cudaRegisterFatBinaryEnd seen */
     bool in_program;              /* the main program's, not a shared library's */
     atomic_bool unregistered;
@@ -400,17 +403,6 @@ static inline cudaError_t rt_driver_result(rt_device *d, CUresult r)
     return e;
 }
 
-/* ---- exec_ctx.c: execution contexts (CUDA 13.5) ---------------------------------------------- */
-
-/* An execution context is a CUcontext.  For work that a node or a call names one for, the slot
- * whose modules and kernels serve it: d's when ctx is NULL, d's primary context or a green
- * context the runtime made on d's device (they share modules); otherwise ctx is pushed current
- * (*pushed) and the slot is the one the runtime gives a current context (device.c: a primary
- * context of another device, or a foreign slot).  rt_exec_ctx_leave pops it again. */
-cudaError_t rt_exec_ctx_enter(cudaExecutionContext_t ctx, rt_device *d, rt_device **slot,
-                              bool *pushed);
-void rt_exec_ctx_leave(bool pushed);
-
 /* ---- handles.c: what cudaDeviceReset destroys --------------------------------------------- */
 
 typedef enum rt_handle_kind {
@@ -461,6 +453,12 @@ static inline cudaError_t rt_kernel_resolve(rt_kernel *k, rt_device *d, rt_kerne
     }
     return rt_kernel_resolve_slow(k, d, out);
 }
+/* The context-independent handle of kernel k (a CUkernel), for a graph node that names a context
+ * of its own: the library's own kernel, or the one of the module's image (the one chosen for
+ * device d) loaded as a library at the first such node.  A CUfunction belongs to the context of
+ * its module, and the driver refuses it in a node of another context (measured on the H200: a
+ * kernel node with a green context's ctx instantiates only with a CUkernel). */
+cudaError_t rt_kernel_context_free(rt_kernel *k, rt_device *d, CUkernel *out);
 /* Loads every module now (CUDA_MODULE_LOADING=EAGER), or only those that have managed
  * variables, right after a context is initialised. */
 void rt_module_load_at_init(rt_device *d);

@@ -253,6 +253,40 @@ cudaError_t rt_module_ensure(rt_module *m, rt_device *d, rt_module_dev **out)
     return e;
 }
 
+cudaError_t rt_kernel_context_free(rt_kernel *k, rt_device *d, CUkernel *out)
+{
+    if (k->library_kernel) {
+        *out = k->library_kernel;
+        return cudaSuccess;
+    }
+    rt_module *m = k->module;
+    pthread_mutex_lock(&rt_load_lock);
+    rt_module_dev *md;
+    cudaError_t e = rt_module_ensure_locked(m, d, &md);
+    /* The image the module was loaded from: the chosen cubin (linked, for -rdc), or the PTX. */
+    const void *image = e == cudaSuccess ? (md->cubin ? (const void *)md->cubin
+                                                      : (const void *)md->ptx)
+                                         : NULL;
+    if (e == cudaSuccess && !m->kernel_library) {
+        if (!image) {
+            RT_TRACE("kernel %s: no image to load as a library: not implemented", k->name);
+            e = cudaErrorNotSupported;
+        } else {
+            e = rt_error_from_cu(rt_drv.cuLibraryLoadData(&m->kernel_library, image, NULL,
+                                                          NULL, 0, NULL, NULL, 0));
+            RT_TRACE("module %p: loaded as a library for kernel nodes of other contexts: %s",
+                     m->wrapper, rt_error_name(e));
+            if (e != cudaSuccess)
+                m->kernel_library = NULL;
+        }
+    }
+    CUlibrary library = m->kernel_library;
+    pthread_mutex_unlock(&rt_load_lock);
+    if (e != cudaSuccess)
+        return e;
+    return rt_error_from_cu(rt_drv.cuLibraryGetKernel(out, library, k->name));
+}
+
 enum { RT_MAX_PARAMS = 32764 / 1 };   /* a 32,764-byte parameter space, 1 byte at least each */
 
 /* The layout from the cubin's .nv.info; NULL when the kernel or its records are not there. */

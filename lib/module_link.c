@@ -113,6 +113,11 @@ CUresult rt_module_managed_address(rt_module *m, rt_module_dev *md, rt_var *v, C
 
 void rt_module_drop_library(rt_module *m)
 {
+    if (m->kernel_library) {
+        CUresult r = rt_drv.cuLibraryUnload(m->kernel_library);
+        RT_TRACE("module %p: the library of its kernel nodes unloaded (%d)", m->wrapper, (int)r);
+        m->kernel_library = NULL;
+    }
     if (!m->library)
         return;
     CUresult r = rt_drv.cuLibraryUnload(m->library);
