@@ -6,7 +6,8 @@
  * What it models:
  *   - A kernel node copies its arguments when it is created or set, as the driver does;
  *     GetParams hands back the caller's kernelParams/extra, or for a captured node an array of
- *     pointers into the node's own copy.  `func` must be set (the fake has no CUkernel).
+ *     pointers into the node's own copy.  `func`, or `kern` (a library's CUkernel, resolved as
+ *     cuKernelGetFunction would).
  *   - Memcpy nodes keep the CUDA_MEMCPY3D as given (an array side must be a live array; such a
  *     node runs through cuMemcpy3D's copy), memset nodes the CUDA_MEMSET_NODE_PARAMS; their
  *     device operands must be device memory (allocations, graph allocations, globals,
@@ -35,10 +36,15 @@ CUresult fake_node_kernel(fake_node *n, const CUDA_KERNEL_NODE_PARAMS *p)
     CUresult rc = fake_need_ctx(&ctx);
     if (rc == CUDA_SUCCESS && !p)
         rc = CUDA_ERROR_INVALID_VALUE;
-    if (rc == CUDA_SUCCESS && !p->func)
-        rc = CUDA_ERROR_INVALID_VALUE;      /* the fake has no CUkernel handles */
+    /* A CUkernel (kern, func NULL) runs in the node's context: the driver's context-independent
+     * kernel, which the fake resolves as cuKernelGetFunction would. */
+    CUfunction func = p ? p->func : NULL;
+    if (rc == CUDA_SUCCESS && !func && p->kern)
+        rc = fake_kernel_function(p->kern, &func);
+    else if (rc == CUDA_SUCCESS && !func)
+        rc = CUDA_ERROR_INVALID_VALUE;
     if (rc == CUDA_SUCCESS)
-        rc = fake_live_kernel(p->func, &k);
+        rc = fake_live_kernel(func, &k);
     if (rc != CUDA_SUCCESS)
         return rc;
     const unsigned grid[3] = { p->gridDimX, p->gridDimY, p->gridDimZ };

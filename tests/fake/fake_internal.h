@@ -69,6 +69,11 @@ CUresult fake_module_check_target(const fake_module *m, char *err, size_t cap);
 /* Writes msg into the CU_JIT_ERROR_LOG_BUFFER among a load's JIT options, if there is one. */
 void fake_jit_error_log(unsigned n, const CUjit_option *opts, void **vals, const char *msg);
 
+/* The function of a library's kernel (a CUkernel) in the current context's base (a green
+ * context's is its primary's), loading the library there if it is not yet: what
+ * cuKernelGetFunction gives, for the places that take a CUkernel (kernel nodes).  Not logged. */
+CUresult fake_kernel_function(CUkernel kernel, CUfunction *func);
+
 /* Frees what fake_image_load allocated (not m itself). */
 void fake_image_free(fake_module *m);
 

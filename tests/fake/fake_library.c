@@ -318,6 +318,21 @@ static CUresult CUDAAPI f_cuLibraryEnumerateKernels(CUkernel *kernels, unsigned 
     return fake_leave(rc);
 }
 
+CUresult fake_kernel_function(CUkernel kernel, CUfunction *func)
+{
+    fake_ctx *ctx = NULL;
+    fake_lib_kernel *k = NULL;
+    fake_module *m = NULL;
+    CUresult rc = fake_need_ctx(&ctx);
+    if (rc == CUDA_SUCCESS && !(k = live_kernel(kernel)))
+        rc = CUDA_ERROR_INVALID_HANDLE;
+    if (rc == CUDA_SUCCESS)
+        rc = library_in(k->library, fake_ctx_base(ctx), &m);
+    if (rc == CUDA_SUCCESS)
+        *func = (CUfunction)&m->kernels[k->index];
+    return rc;
+}
+
 static CUresult CUDAAPI f_cuKernelGetFunction(CUfunction *func, CUkernel kernel)
 {
     CUresult rc = fake_enter("cuKernelGetFunction", "kernel=%p", (void *)kernel);
