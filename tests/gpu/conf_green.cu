@@ -5,19 +5,12 @@
 // and graphs run on them, events between the contexts, and the thread's current device and
 // context left as they were.  SM counts are printed exactly (they are the driver's answers);
 // handles and ids never (only "nonzero", "distinct"), except the primary context's id, which is
-// 1 under NVIDIA's runtime (tests/gpu/cuda135.sh; CUDA135.md).  Exit 0 pass, 1 fail, 2 no GPU.
+// 1 under NVIDIA's runtime (measured on the H200).  Exit 0 pass, 1 fail, 2 no GPU.
 #include "gpu_check.h"
 
 #if CUDART_VERSION < 13050
-// The compile-only CMake trees (tests/gpu, tests/e2e) glob every conf_*.cu, with whatever
-// toolkit they have; run.sh builds this program only with nvcc 13.5 or newer.
-int main(void)
-{
-    printf("conf_green: needs the CUDA 13.5 headers (built with %d): nothing run\n",
-           CUDART_VERSION);
-    return 0;
-}
-#else
+#error "needs CUDA 13.5's headers (the gpu-cuda mark: run.sh and the CMake trees build it only with nvcc 13.5)"
+#endif
 
 // The per-thread-default-stream form; the toolkit declares it only in such builds.
 extern "C" cudaError_t CUDARTAPI cudaStreamGetDevResource_ptsz(cudaStream_t hStream,
@@ -612,4 +605,3 @@ int main(void)
     printf("conf_green: %s\n", ok ? "PASS" : "FAIL");
     return ok ? 0 : 1;
 }
-#endif

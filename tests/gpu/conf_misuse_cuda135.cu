@@ -9,15 +9,8 @@
 #include "misuse.h"
 
 #if CUDART_VERSION < 13050
-// The compile-only CMake trees (tests/gpu, tests/e2e) glob every conf_*.cu, with whatever
-// toolkit they have; run.sh builds this program only with nvcc 13.5 or newer.
-int main(void)
-{
-    printf("conf_misuse_cuda135: needs the CUDA 13.5 headers (built with %d): nothing run\n",
-           CUDART_VERSION);
-    return 0;
-}
-#else
+#error "needs CUDA 13.5's headers (the gpu-cuda mark: run.sh and the CMake trees build it only with nvcc 13.5)"
+#endif
 
 // The per-thread-default-stream forms (declared by the toolkit only in such builds), and the
 // three functions 13.5 exports but declares in no header: their parameters are unknown, so
@@ -629,4 +622,3 @@ int main(int argc, char **argv)
 {
     return misuse_main("conf_misuse_cuda135", argc, argv, setup, cases, MISUSE_COUNT(cases));
 }
-#endif

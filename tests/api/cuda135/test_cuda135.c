@@ -620,16 +620,21 @@ static void node_params_carry_the_execution_context(void **state)
     assert_cuda(cudaGraphAddNode(&node, graph, NULL, NULL, 0, p), cudaSuccess);
     assert_int_equal(e2e_calls_with("cuGraphAddNode", ctx_arg), 1);
 
-    /* A host node that asks for a spin-wait: not on driver 580. */
+    /* A host node with 13.5's sync mode or context: driver 580 reads them as bytes that must be
+     * zero and refuses the node, as NVIDIA's 13.5 runtime answers there (H200). */
     int calls = 0;
-    struct rt135_host_node_params h135 = { count_up, &calls, cudaHostTaskSpinWait, NULL };
+    struct rt135_host_node_params h135;
+    memset(&h135, 0, sizeof h135);
+    h135 = (struct rt135_host_node_params){ count_up, &calls, cudaHostTaskSpinWait, NULL };
     p = zeroed_params();
     p->type = cudaGraphNodeTypeHost;
     memcpy(&p->host, &h135, sizeof h135);
-    assert_cuda(cudaGraphAddNode(&node, graph, NULL, NULL, 0, p),
-                cudaErrorCallRequiresNewerDriver);
+    assert_cuda(cudaGraphAddNode(&node, graph, NULL, NULL, 0, p), cudaErrorInvalidValue);
     h135.syncMode = cudaHostTaskBlocking;
-    h135.ctx = green;             /* only a preference: cleared for driver 580 */
+    h135.ctx = green;
+    memcpy(&p->host, &h135, sizeof h135);
+    assert_cuda(cudaGraphAddNode(&node, graph, NULL, NULL, 0, p), cudaErrorInvalidValue);
+    h135.ctx = NULL;
     memcpy(&p->host, &h135, sizeof h135);
     assert_cuda(cudaGraphAddNode(&node, graph, NULL, NULL, 0, p), cudaSuccess);
     assert_cuda(cudaGraphDestroy(graph), cudaSuccess);

@@ -153,7 +153,7 @@ static void generic_add_node_refuses_what_cannot_be_translated(void **state)
     assert_cuda(cudaGraphCreate(&g, 0), cudaSuccess);
     struct cudaGraphNodeParams p = kernel_node((const void *)never_registered, 1, NULL);
     size_t before = fk.fake_count_calls("cuGraphAddNode");
-    assert_cuda(cudaGraphAddNode(&node, g, NULL, NULL, 0, &p), cudaErrorInvalidResourceHandle);
+    assert_cuda(cudaGraphAddNode(&node, g, NULL, NULL, 0, &p), cudaErrorInvalidValue);  /* 13.5 */
     assert_cuda(cudaGraphAddNode(NULL, g, NULL, NULL, 0, &p), cudaErrorInvalidValue);
     assert_cuda(cudaGraphAddNode(&node, g, NULL, NULL, 0, NULL), cudaErrorInvalidValue);
     assert_cuda(cudaGraphNodeSetParams(node, NULL), cudaErrorInvalidValue);
