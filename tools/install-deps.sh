@@ -1,19 +1,86 @@
 #!/usr/bin/env bash
 # Installs what building and testing minicudart needs on Debian or Ubuntu: a C compiler, CMake,
-# cmocka, the zstd, LZ4 and zlib development packages, and python3-venv (the pip package test).
-# The CUDA 13.0 toolkit (nvcc, headers) is assumed installed under /usr/local/cuda.  Does nothing
-# when everything is there already.
+# cmocka, the zstd, LZ4 and zlib development packages, python3-venv (the pip package test), and
+# pip and unzip (for the 13.5 toolkit below).  The CUDA 13.0 toolkit (nvcc, headers) is assumed
+# installed under /usr/local/cuda.  Does nothing when everything is there already.
+#
+# Then CUDA 13.5's nvcc, headers, runtime and cuobjdump, which tests/cuda135 builds and checks
+# programs with: NVIDIA ships them as PyPI wheels that, unpacked into one folder, form
+# nvidia/cu13/{bin,nvvm,include,lib}.  They go to $MINICUDART_CUDA135_DIR (default
+# ~/.cache/minicudart/cuda-13.5.37, where the build looks for them: cmake/cuda135.cmake); a
+# stamp file there makes a second run instant.  MINICUDART_NO_CUDA135=1 skips them (offline;
+# tests/cuda135 is then skipped at configure).
 set -eu
-packages="cmake make gcc g++ libc6-dev libcmocka-dev libzstd-dev liblz4-dev zlib1g-dev python3-venv"
+packages="cmake make gcc g++ libc6-dev libcmocka-dev libzstd-dev liblz4-dev zlib1g-dev python3-venv
+          python3-pip unzip"
 missing=""
 for p in $packages; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
 done
-[ -z "$missing" ] && exit 0
-echo "install-deps: installing$missing"
-sudo=""
-[ "$(id -u)" -eq 0 ] || sudo="sudo"
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
-# shellcheck disable=SC2086
-$sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
+if [ -n "$missing" ]; then
+  echo "install-deps: installing$missing"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  # shellcheck disable=SC2086
+  $sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+
+[ "${MINICUDART_NO_CUDA135:-0}" = 1 ] && exit 0
+
+# The wheels of one release (CCCL, i.e. Thrust, CUB and libcu++, and the profiler API are
+# versioned on their own).  The profiler API's headers are ones the runtime includes
+# (lib/device_config.c): without them, a build against this tree takes the 13.0 toolkit's
+# copies from a system folder (/usr/local/include here), and through them 13.0's
+# driver_types.h.  cuobjdump is what tests/cuda135 compares `fatbin list` with (the 13.0
+# toolkit here has none, and PyPI none older than 13.2).  The stamp is this list, so a change
+# to it fetches again.
+cuda135_wheels="nvidia-cuda-nvcc==13.5.37 nvidia-nvvm==13.5.37 nvidia-cuda-crt==13.5.37
+                nvidia-cuda-runtime==13.5.37 nvidia-cuda-cccl==13.3.5.0.6
+                nvidia-cuda-profiler-api==13.5.25 nvidia-cuda-cuobjdump==13.5.37"
+# shellcheck disable=SC2116,SC2086
+cuda135_wheels=$(echo $cuda135_wheels)   # one line, for the stamp and the messages
+dir=${MINICUDART_CUDA135_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/minicudart/cuda-13.5.37}
+stamp=$dir/.minicudart-wheels
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$cuda135_wheels" ] &&
+   [ -x "$dir/nvidia/cu13/bin/nvcc" ]; then
+  exit 0
+fi
+
+# Everything happens in a scratch folder next to $dir, which replaces $dir only once it is
+# complete: an interrupted run leaves no half tree that a later run (or CMake) would take.
+echo "install-deps: fetching the CUDA 13.5 wheels into $dir"
+mkdir -p "$(dirname "$dir")"
+work=$(mktemp -d "$dir.partial.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+fetched=0
+for attempt in 1 2 3; do
+  # shellcheck disable=SC2086
+  if python3 -m pip download --quiet --no-deps --only-binary=:all: -d "$work/wheels" \
+       $cuda135_wheels; then
+    fetched=1
+    break
+  fi
+  echo "install-deps: pip download failed (attempt $attempt of 3)" >&2
+  [ "$attempt" = 3 ] || sleep $((attempt * 10))
+done
+if [ "$fetched" != 1 ]; then
+  echo "install-deps: could not download the CUDA 13.5 wheels from PyPI ($cuda135_wheels)." >&2
+  echo "  tests/cuda135 needs them; offline, set MINICUDART_NO_CUDA135=1 to skip them." >&2
+  exit 1
+fi
+mkdir "$work/root"
+for wheel in "$work"/wheels/*.whl; do
+  unzip -q -o "$wheel" -d "$work/root"
+done
+# Wheels cannot hold symbolic links; a link against the shared runtime looks for libcudart.so.
+ln -sf libcudart.so.13 "$work/root/nvidia/cu13/lib/libcudart.so"
+if ! "$work/root/nvidia/cu13/bin/nvcc" --version | grep -q 'release 13\.5'; then
+  echo "install-deps: the unpacked nvcc ($work/root/nvidia/cu13/bin/nvcc) is not a 13.5 one" >&2
+  exit 1
+fi
+echo "$cuda135_wheels" >"$work/root/.minicudart-wheels"
+rm -rf "$dir"
+mv "$work/root" "$dir"
+echo "install-deps: CUDA 13.5 ready: $dir/nvidia/cu13/bin/nvcc"
