@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# check_abi.sh OURS NVIDIAS STATIC_ARCHIVE
-# The drop-in's ABI against NVIDIA's libcudart.so.13 of the same toolkit: the same SONAME, every
-# exported function exported too and under the version node libcudart.so.13, nothing else but
-# minicudart_* additions, no libstdc++ and no libcuda among the libraries it needs.  Prints how
-# many of NVIDIA's functions are implemented (all 422 at CUDA 13.0; for a newer toolkit the rest
-# would be the generated stubs of lib/unimplemented.c, which answer cudaErrorNotSupported).
+# check_abi.sh OURS NVIDIAS STATIC_ARCHIVE [NEWER_FUNCTIONS]
+# The drop-in's ABI against NVIDIA's libcudart.so.13: the same SONAME, every exported function
+# exported too and under the version node libcudart.so.13, nothing else but minicudart_*
+# additions (and, when NVIDIAS is an older release than the one minicudart implements, the
+# functions the NEWER_FUNCTIONS file lists: 13.5's 36 against 13.0's library), no libstdc++ and
+# no libcuda among the libraries it needs.  Prints how many of NVIDIA's functions are
+# implemented (all 458 at CUDA 13.5; for a newer toolkit the rest would be the generated stubs
+# of lib/unimplemented.c, which answer cudaErrorNotSupported).
 set -u
-ours=$1 nvidia=$2 archive=$3
+ours=$1 nvidia=$2 archive=$3 newer=${4:-}
 fail=0
 bad() { echo "ABI: $*"; fail=1; }
 
@@ -20,6 +22,11 @@ soname() { readelf -d "$1" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p'; }
 
 functions "$nvidia" >nvidia.txt
 functions "$ours" >ours.txt
+if [ -n "$newer" ]; then
+    # NVIDIA's older library plus the newer release's additions is the newer one's list.
+    sort -u nvidia.txt "$newer" -o nvidia.txt
+    echo "compared with $(basename "$nvidia") and the $(wc -l <"$newer") functions of $(basename "$newer")"
+fi
 missing=$(comm -23 nvidia.txt ours.txt)
 [ -z "$missing" ] || bad "not exported: $(echo $missing | head -c 400)"
 extra=$(comm -13 nvidia.txt ours.txt | grep -v '^minicudart_')
