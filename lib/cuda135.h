@@ -142,7 +142,7 @@ typedef CUresult (CUDAAPI *PFN_cuMemGetLocationInfo_v13040)(CUdeviceptr ptr, siz
 
 /* Opaque handles: a descriptor made by cudaDevResourceGenerateDesc (the driver's
  * CUdevResourceDesc), and an execution context (the primary context of a device, or a green
- * context: device.c's exec_ctx.c says what minicudart hands out). */
+ * context, a CUcontext either way: exec_ctx.c). */
 typedef struct CUdevResourceDesc_st *cudaDevResourceDesc_t;
 typedef struct cudaExecutionContext_st *cudaExecutionContext_t;
 

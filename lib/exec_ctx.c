@@ -107,7 +107,6 @@ static cudaError_t rt_exec_ctx_view(cudaExecutionContext_t ctx, rt_exec_view *ou
 
 /* ---- resources and descriptors -------------------------------------------------------------- */
 
-
 RT_API cudaError_t cudaDeviceGetDevResource(int device, cudaDevResource *resource,
                                             enum cudaDevResourceType type)
 {

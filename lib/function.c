@@ -363,7 +363,8 @@ RT_API cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const 
      * and its answer is 0 for both: "unsupported, or the driver is too old to check" and the
      * default shared memory mode (the members are reserved ints of 13.0's layout). */
     static const struct { size_t offset; CUfunction_attribute attr; } newer[] = {
-        { RT135_FUNC_ATTR_DEVICE_NODE_UPDATE_STATUS, CU_FUNC_ATTRIBUTE_DEVICE_NODE_UPDATE_SUPPORTED },
+        { RT135_FUNC_ATTR_DEVICE_NODE_UPDATE_STATUS,
+          CU_FUNC_ATTRIBUTE_DEVICE_NODE_UPDATE_SUPPORTED },
         { RT135_FUNC_ATTR_SHARED_MEMORY_MODE, CU_FUNC_ATTRIBUTE_SHARED_MEMORY_MODE },
     };
     for (size_t i = 0; r == CUDA_SUCCESS && i < sizeof newer / sizeof *newer; i++) {

@@ -62,6 +62,16 @@ _Static_assert((int)cudaGraphNodeTypeConditional == (int)CU_GRAPH_NODE_TYPE_COND
 
 /* ---- kernels -------------------------------------------------------------------------------- */
 
+/* A kernel node's `func` that names no kernel: NULL is cudaErrorInvalidDeviceFunction, as for a
+ * launch; any other pointer is cudaErrorInvalidValue in NVIDIA's 13.5 runtime (its 13.0 answered
+ * cudaErrorInvalidResourceHandle, as a launch still does; both measured on the H200): 13.5
+ * deduces what kind of handle `func` is, and finds none. */
+static cudaError_t rt_graph_kernel_unknown(const void *func)
+{
+    RT_TRACE("kernel node: %p is not a registered kernel", func);
+    return func ? cudaErrorInvalidValue : cudaErrorInvalidDeviceFunction;
+}
+
 /* Everything of a kernel node but its function. */
 static void rt_graph_kernel_shape(const struct cudaKernelNodeParams *p,
                                   CUDA_KERNEL_NODE_PARAMS *out)
@@ -84,14 +94,8 @@ cudaError_t rt_graph_kernel_params(const struct cudaKernelNodeParams *p, rt_devi
     if (!p)
         return cudaErrorInvalidValue;
     rt_kernel *k = rt_kernel_find(p->func);
-    if (!k) {
-        /* NULL is cudaErrorInvalidDeviceFunction, as for a launch; any other pointer that names
-         * no kernel is cudaErrorInvalidValue in NVIDIA's 13.5 runtime (its 13.0 answered
-         * cudaErrorInvalidResourceHandle, as a launch still does; both measured on the H200):
-         * 13.5 deduces what kind of handle `func` is, and finds none. */
-        RT_TRACE("kernel node: %p is not a registered kernel", p->func);
-        return p->func ? cudaErrorInvalidValue : cudaErrorInvalidDeviceFunction;
-    }
+    if (!k)
+        return rt_graph_kernel_unknown(p->func);
     rt_kernel_dev *kd;
     cudaError_t e = rt_kernel_resolve(k, d, &kd);
     if (e == cudaSuccess)
@@ -348,8 +352,8 @@ static cudaError_t rt_graph_kernel_params_135(const struct cudaGraphNodeParams *
     const struct cudaKernelNodeParams *v1 = (const struct cudaKernelNodeParams *)&p->kernel;
     CUcontext current = atomic_load_explicit(&d->context, memory_order_acquire);
     CUDA_KERNEL_NODE_PARAMS k;
-    cudaError_t e = cudaSuccess;
-    memset(&out->kernel, 0, sizeof out->kernel);
+    CUkernel handle = NULL;
+    cudaError_t e;
     if ((unsigned)k135.functionType > cudaKernelFunctionTypeFunction)
         return cudaErrorInvalidValue;
     if ((int)k135.functionType == cudaKernelFunctionTypeFunction) {
@@ -358,26 +362,22 @@ static cudaError_t rt_graph_kernel_params_135(const struct cudaGraphNodeParams *
         k.func = (CUfunction)k135.func;
     } else if (k135.ctx && (CUcontext)k135.ctx != current) {
         /* Unspecified, a host stub or a cudaKernel_t, in another context than d's: a
-         * context-independent kernel (rt_kernel_context_free) with that context. */
+         * context-independent kernel (rt_kernel_context_free), which runs in the node's. */
         rt_kernel *kernel = rt_kernel_find(k135.func);
         if (!kernel)
-            return k135.func ? cudaErrorInvalidValue : cudaErrorInvalidDeviceFunction;
-        rt_graph_kernel_shape(v1, &k);
-        CUkernel handle = NULL;
+            return rt_graph_kernel_unknown(k135.func);
         if ((e = rt_kernel_context_free(kernel, d, &handle)) != cudaSuccess)
             return e;
-        memcpy(&out->kernel, &k, offsetof(CUDA_KERNEL_NODE_PARAMS_v3, kern));
-        out->kernel.func = NULL;
-        out->kernel.kern = handle;
-        out->kernel.ctx = (CUcontext)k135.ctx;
-        return cudaSuccess;
+        rt_graph_kernel_shape(v1, &k);
     } else if ((e = rt_graph_kernel_params(v1, d, &k)) != cudaSuccess) {
         /* Unspecified, a host stub or a cudaKernel_t, in d's context: its function there. */
         return e;
     }
+    memset(&out->kernel, 0, sizeof out->kernel);
     memcpy(&out->kernel, &k, offsetof(CUDA_KERNEL_NODE_PARAMS_v3, kern));
+    out->kernel.kern = handle;
     out->kernel.ctx = k135.ctx ? (CUcontext)k135.ctx : current;
-    return e;
+    return cudaSuccess;
 }
 
 cudaError_t rt_graph_node_params(const struct cudaGraphNodeParams *p, rt_device *d,
