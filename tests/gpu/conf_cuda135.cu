@@ -8,37 +8,13 @@
 // new members (a context, a kernel's function type, a host node's sync mode).  A member the
 // runtime did not write keeps a marker (12345 here) that the line shows.  Codes are printed
 // as number and name; exit 0 pass, 1 fail, 2 no GPU.
-#include "gpu_check.h"
+#include "probe.h"
 
 #if CUDART_VERSION < 13050
 #error "needs CUDA 13.5's headers (the gpu-cuda mark: run.sh and the CMake trees build it only with nvcc 13.5)"
 #endif
 
-static int ok = 1;
 static const int UNTOUCHED = 12345;
-
-static cudaError_t probe(const char *what, cudaError_t e)
-{
-    cudaError_t last = cudaGetLastError();
-    printf("%-62s -> " ERR_FMT "; last error " ERR_FMT "\n", what, ERR_ARGS(e), ERR_ARGS(last));
-    return e;
-}
-
-static bool expect(const char *what, cudaError_t e, cudaError_t want)
-{
-    if (probe(what, e) != want) {
-        printf("  expected " ERR_FMT "\n", ERR_ARGS(want));
-        ok = 0;
-        return false;
-    }
-    return true;
-}
-
-static void check(const char *what, bool cond)
-{
-    printf("%s: %s\n", what, cond ? "yes" : "NO");
-    ok &= cond;
-}
 
 static const int N = 4096;
 

@@ -10,7 +10,7 @@
 // So it exits 0 under NVIDIA's runtime and, if minicudart's answers are right, under minicudart,
 // while the transcripts differ: tests/gpu/expected_differences.txt lists it.  Handles and ids
 // are never printed.  Exit 0 pass, 1 fail, 2 no GPU.
-#include "gpu_check.h"
+#include "probe.h"
 
 #if CUDART_VERSION < 13050
 #error "needs CUDA 13.5's headers (the gpu-cuda mark: run.sh and the CMake trees build it only with nvcc 13.5)"
@@ -27,15 +27,6 @@ cudaError_t CUDARTAPI cudaMemcpyWithAttributesAsync_ptsz(void *dst, const void *
                                                          cudaStream_t stream);
 }
 
-static int ok = 1;
-
-static cudaError_t probe(const char *what, cudaError_t e)
-{
-    cudaError_t last = cudaGetLastError();
-    printf("%-62s -> " ERR_FMT "; last error " ERR_FMT "\n", what, ERR_ARGS(e), ERR_ARGS(last));
-    return e;
-}
-
 // The call answered (true: check its answer), or said the driver is too old (false: nothing
 // to check).  Anything else is a failure.
 static bool answered(const char *what, cudaError_t e)
@@ -48,12 +39,6 @@ static bool answered(const char *what, cudaError_t e)
         ok = 0;
     }
     return false;
-}
-
-static void check(const char *what, bool cond)
-{
-    printf("%s: %s\n", what, cond ? "yes" : "NO");
-    ok &= cond;
 }
 
 static const int N = 4096;

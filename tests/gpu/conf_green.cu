@@ -6,7 +6,7 @@
 // context left as they were.  SM counts are printed exactly (they are the driver's answers);
 // handles and ids never (only "nonzero", "distinct"), except the primary context's id, which is
 // 1 under NVIDIA's runtime (measured on the H200).  Exit 0 pass, 1 fail, 2 no GPU.
-#include "gpu_check.h"
+#include "probe.h"
 
 #if CUDART_VERSION < 13050
 #error "needs CUDA 13.5's headers (the gpu-cuda mark: run.sh and the CMake trees build it only with nvcc 13.5)"
@@ -16,33 +16,6 @@
 extern "C" cudaError_t CUDARTAPI cudaStreamGetDevResource_ptsz(cudaStream_t hStream,
                                                                cudaDevResource *resource,
                                                                enum cudaDevResourceType type);
-
-static int ok = 1;
-
-// Prints a call's code and the last error after it (which the get then clears).
-static cudaError_t probe(const char *what, cudaError_t e)
-{
-    cudaError_t last = cudaGetLastError();
-    printf("%-62s -> " ERR_FMT "; last error " ERR_FMT "\n", what, ERR_ARGS(e), ERR_ARGS(last));
-    return e;
-}
-
-// A probe whose code this program also checks.
-static bool expect(const char *what, cudaError_t e, cudaError_t want)
-{
-    if (probe(what, e) != want) {
-        printf("  expected " ERR_FMT "\n", ERR_ARGS(want));
-        ok = 0;
-        return false;
-    }
-    return true;
-}
-
-static void check(const char *what, bool cond)
-{
-    printf("%s: %s\n", what, cond ? "yes" : "NO");
-    ok &= cond;
-}
 
 static const int N = 1 << 14;
 static const unsigned long long MS = 1000000ull;
