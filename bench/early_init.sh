@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/early_init.sh - MINICUDART_EARLY_INIT on a real GPU (lib/early_init.c): does starting the
+# bench/early_init.sh - MINICUDART_EARLY_INIT on a real GPU (lib/device/early_init.c): does starting the
 # driver on a background thread at the first registration hide it behind the program's own
 # start-up, and what does it cost the programs it does not help?  bench/src/early_bench.cu, four
 # variants, each run a fresh process, interleaved (every variant of a test, then the next test;

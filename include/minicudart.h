@@ -27,7 +27,7 @@ extern "C" {
 
 /* Receives each trace line, without prefix or newline.  Installing a hook turns tracing on;
  * NULL restores stderr.  Trace lines never go to a callback of cudaLogsRegisterCallback: that
- * one receives the driver's log messages only (lib/logs.c). */
+ * one receives the driver's log messages only (lib/device/logs.c). */
 typedef void (*minicudart_trace_hook)(const char *line, void *user);
 void minicudart_set_trace_hook(minicudart_trace_hook hook, void *user);
 

@@ -31,7 +31,7 @@ fi
 
 # The wheels of one release (CCCL, i.e. Thrust, CUB and libcu++, and the profiler API are
 # versioned on their own).  The profiler API's headers are ones the runtime includes
-# (lib/device_config.c): without them, a build against this tree takes the 13.0 toolkit's
+# (lib/device/device_config.c): without them, a build against this tree takes the 13.0 toolkit's
 # copies from a system folder (/usr/local/include here), and through them 13.0's
 # driver_types.h.  cuobjdump is what tests/cuda135 compares `fatbin list` with (the 13.0
 # toolkit here has none, and PyPI none older than 13.2).  The stamp is this list, so a change

@@ -26,7 +26,7 @@ T_START = time.perf_counter()
 
 
 def now_us():
-    """CLOCK_MONOTONIC in microseconds: the clock of minicudart's trace (lib/trace.c rt_now_ns)."""
+    """CLOCK_MONOTONIC in microseconds: the clock of minicudart's trace (lib/core/trace.c rt_now_ns)."""
     return time.clock_gettime_ns(time.CLOCK_MONOTONIC) / 1e3
 
 

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/core.h"
 
 /* The oldest driver whose API this runtime was written for: CUDA 13.0. */
 #define RT_DRIVER_MIN_VERSION 13000
@@ -163,6 +163,8 @@ static cudaError_t rt_driver_load_once(void)
     rt_driver_drop_newer(version);
     RT_SPAN_END(span, "cuGetProcAddress", "\"entries\":%zu,\"version\":%d",
                 sizeof rt_driver_entries / sizeof rt_driver_entries[0], version);
+    if (rt_drv.cuInit)
+        atomic_store(&rt_driver_resolved, true);     /* a fork from now on: lifetime.c */
     if (!complete || version < RT_DRIVER_MIN_VERSION) {
         RT_TRACE("driver: %s reports version %d; minicudart needs %d or newer with every entry "
                  "point of driver_api.def", path, version, RT_DRIVER_MIN_VERSION);

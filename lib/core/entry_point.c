@@ -18,7 +18,7 @@
  * A symbol the driver lacks is not an error: cudaSuccess, *funcPtr = NULL and the reason in
  * *driverStatus, as NVIDIA documents.
  */
-#include "function.h"
+#include "core/core.h"
 
 _Static_assert((int)cudaEnableLegacyStream == CU_GET_PROC_ADDRESS_LEGACY_STREAM &&
                (int)cudaEnablePerThreadDefaultStream ==

@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "internal.h"
+#include "core/core.h"
 
 atomic_bool rt_unloading;
 
@@ -85,7 +85,7 @@ cudaError_t rt_exit_error(const char *api, cudaError_t e)
 {
     rt_last_error = e;
     if (rt_summary_on())
-        rt_summary_error(e);
+        rt_summary_error(e, rt_error_name(e));
     RT_TRACE("error %s (%d) from %s", rt_error_name(e), (int)e, api);
     return e;
 }

@@ -22,6 +22,10 @@
  *            the driver gets cudaErrorInitializationError from every call that needs the
  *            driver (NVIDIA's runtime answers that to cudaMalloc in such a child, measured on
  *            an H200), at once, instead of hanging in a driver whose threads did not follow.
+ *
+ * This room keeps what the bottom layer needs of those moments (the flags, the main program's
+ * address range); the loading layer does its own part: load/register.c keeps a closed
+ * library's records and takes its lock around fork, load/module.c unloads its modules.
  *            A child forked before initialisation uses CUDA as if it were a new process.
  */
 #define _GNU_SOURCE
@@ -34,28 +38,21 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "module.h"
+#include "core/core.h"
 
 atomic_bool rt_forked;
+atomic_bool rt_driver_resolved;
 
 /* ---- fork ----------------------------------------------------------------------------------- */
 
-static void rt_atfork_prepare(void)
-{
-    rt_registry_lock_for_fork(true);
-}
-
-static void rt_atfork_parent(void)
-{
-    rt_registry_lock_for_fork(false);
-}
-
+/* Each layer that holds a lock across calls takes it around fork itself (load/register.c: the
+ * registry's), so that a child never inherits it held by a thread that did not follow; this one
+ * only marks the child. */
 static void rt_atfork_child(void)
 {
-    rt_registry_lock_for_fork(false);
-    /* The driver table is filled just before cuInit: from then on the parent's driver state is
-     * in use, and none of it is valid here. */
-    if (rt_drv.cuInit)
+    /* The driver table is filled just before cuInit (driver.c sets the flag): from then on the
+     * parent's driver state is in use, and none of it is valid here. */
+    if (atomic_load(&rt_driver_resolved))
         atomic_store(&rt_forked, true);
 }
 
@@ -63,7 +60,7 @@ static void rt_atfork_child(void)
  * must be in place before any fork that follows initialisation. */
 __attribute__((constructor)) static void rt_lifetime_init(void)
 {
-    pthread_atfork(rt_atfork_prepare, rt_atfork_parent, rt_atfork_child);
+    pthread_atfork(NULL, NULL, rt_atfork_child);
 }
 
 /* ---- the exit notice of `minicudart run` ---------------------------------------------------- */
@@ -145,42 +142,4 @@ bool rt_address_in_program(const void *address)
         if (a >= rt_program[i].start && a < rt_program[i].end)
             return true;
     return false;
-}
-
-/* Unloads m's module from the context of slot `slot`, with that context made current for the
- * call and the thread's own context given back after. */
-static void rt_module_unload_from(rt_module *m, size_t slot)
-{
-    rt_module_dev *md = &m->dev[slot];
-    rt_device *d = &rt_devices[slot];
-    /* A module of the module's library is the library's: it goes with cuLibraryUnload. */
-    if (md->module && !md->from_library && md->generation == atomic_load(&d->generation) &&
-        d->context) {
-        CUcontext current = NULL;
-        rt_drv.cuCtxGetCurrent(&current);
-        bool switched = current != d->context &&
-                        rt_drv.cuCtxSetCurrent(d->context) == CUDA_SUCCESS;
-        CUresult r = rt_drv.cuModuleUnload(md->module);
-        if (switched)
-            rt_drv.cuCtxSetCurrent(current);
-        RT_TRACE("module %p unloaded from device %d (%d)", m->wrapper, d->ordinal, (int)r);
-    }
-    /* A kernel or variable of m reached through a pointer kept from before finds this error
-     * instead of loading again from an image that is gone. */
-    rt_module_dev_release(md);
-    md->error = cudaErrorInvalidResourceHandle;
-}
-
-void rt_module_unload(rt_module *m)
-{
-    if (!m->dev || atomic_load(&rt_forked))
-        return;
-    for (int slot = 0; slot < rt_slot_count; slot++)
-        rt_module_unload_from(m, (size_t)slot);
-    rt_module_drop_library(m);
-    for (rt_kernel *k = m->kernels; k; k = k->next) {
-        rt_kernel_dev *all = atomic_load(&k->dev);
-        for (int slot = 0; all && slot < rt_slot_count; slot++)
-            atomic_store(&all[slot].function, NULL);
-    }
 }

@@ -1,5 +1,7 @@
 /*
  * summary.c - MINICUDART_SUMMARY=1: a short table on stderr at exit, of what the runtime did.
+ * The counts are kept here, at the bottom, where every room can add to them; the registry's lines
+ * come from a census load/register.c hands down.
  *
  *   registered     fatbins, kernels, variables (counted at exit from the registry)
  *   loaded         modules per device: SASS, JIT-compiled PTX, JIT-linked -rdc; their total time
@@ -13,7 +15,8 @@
  * Off by default; then each counting point costs one relaxed load and a branch, like the trace.
  * On, a launch adds two relaxed atomic additions and two small stores to its kernel's record
  * and each runtime call (three per <<<>>>: push, pop, launch) two reads of the processor's counter
- * and two more relaxed additions (tests/gpu/bench_launch.cu measures it); cudaFree asks the driver the block's size.
+ * and two more relaxed additions (tests/gpu/bench_launch.cu measures it); cudaFree asks the
+ * driver the block's size.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -21,7 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "core/core.h"
 
 atomic_int rt_summary_level = -1;
 static atomic_bool rt_summary_every;                    /* MINICUDART_SUMMARY=all */
@@ -39,6 +42,7 @@ bool rt_summary_read_env(void)
 static atomic_ullong rt_loads[3], rt_load_ns[3];        /* SASS, PTX, linked */
 static atomic_ullong rt_launches;
 static atomic_uint rt_errors[1024];                     /* by code; the last slot: larger */
+static _Atomic(const char *) rt_error_names[1024];
 static atomic_ullong rt_malloc_calls, rt_malloc_bytes, rt_held, rt_peak;
 
 void rt_summary_load(int kind, uint64_t ns)
@@ -49,18 +53,16 @@ void rt_summary_load(int kind, uint64_t ns)
     atomic_fetch_add_explicit(&rt_load_ns[kind], ns, memory_order_relaxed);
 }
 
-void rt_summary_launch(rt_kernel *k, dim3 grid, dim3 block)
+void rt_summary_launch_count(void)
 {
     atomic_fetch_add_explicit(&rt_launches, 1, memory_order_relaxed);
-    atomic_fetch_add_explicit(&k->launches, 1, memory_order_relaxed);
-    /* The last shape, as a hint; two launches racing may mix theirs, which a summary tolerates. */
-    k->last_grid = grid;
-    k->last_block = block;
 }
 
-void rt_summary_error(cudaError_t e)
+/* The name comes with the code (errors.c knows the names; this layer keeps no table of them). */
+void rt_summary_error(cudaError_t e, const char *name)
 {
     unsigned i = (unsigned)e < 1023 ? (unsigned)e : 1023;
+    atomic_store_explicit(&rt_error_names[i], name, memory_order_relaxed);
     atomic_fetch_add_explicit(&rt_errors[i], 1, memory_order_relaxed);
 }
 
@@ -146,55 +148,9 @@ void rt_call_end_counted(struct rt_call_clock *c)
     atomic_fetch_add_explicit(&c->stat->ticks, rt_ticks() - c->t0, memory_order_relaxed);
 }
 
-/* ---- the table ---------------------------------------------------------------------------- */
-
-enum { RT_TOP = 10 };
-
-struct rt_census {
-    size_t modules, kernels, vars;
-    rt_kernel *top[RT_TOP];
-    size_t top_count;
-};
-
-static void rt_census_module(rt_module *m, void *user)
-{
-    struct rt_census *c = user;
-    c->modules++;
-    for (rt_var *v = m->vars; v; v = v->next)
-        c->vars++;
-    for (rt_kernel *k = m->kernels; k; k = k->next) {
-        c->kernels++;
-        unsigned long long n = atomic_load_explicit(&k->launches, memory_order_relaxed);
-        if (n == 0)
-            continue;
-        /* Insert into the top list, most launched first. */
-        size_t at = c->top_count < RT_TOP ? c->top_count : RT_TOP;
-        while (at > 0 && atomic_load(&c->top[at - 1]->launches) < n) {
-            if (at < RT_TOP)
-                c->top[at] = c->top[at - 1];
-            at--;
-        }
-        if (at < RT_TOP) {
-            c->top[at] = k;
-            if (c->top_count < RT_TOP)
-                c->top_count++;
-        }
-    }
-}
-
-static void rt_human_bytes(char *out, size_t cap, unsigned long long b)
-{
-    if (b >= (1ull << 30))
-        snprintf(out, cap, "%.2f GiB", (double)b / (double)(1ull << 30));
-    else if (b >= (1ull << 20))
-        snprintf(out, cap, "%.1f MiB", (double)b / (double)(1ull << 20));
-    else
-        snprintf(out, cap, "%llu B", b);
-}
-
 /* The functions that took the most host time, with their call counts; then the rest in one line
  * (MINICUDART_SUMMARY=all: every function, for scripts that need the stream and event calls). */
-static void rt_summary_calls(FILE *f)
+static void rt_summary_print_calls(FILE *f)
 {
     enum { TOP = 12, EVERY = 512 };     /* 422 public functions, and the registration entries */
     const size_t cap = atomic_load(&rt_summary_every) ? EVERY : TOP;
@@ -232,6 +188,28 @@ static void rt_summary_calls(FILE *f)
                 (double)(ticks - rest_ticks) * ms, functions - shown);
 }
 
+/* ---- the table ------------------------------------------------------------------------------ */
+
+/* The registry's lines (fatbins, kernels, variables, the kernels launched most): only the loading
+ * layer sees them, and load/register.c hands this layer its census at the first registration.
+ * A process that registered nothing prints zeros there, as it did before any hook. */
+static _Atomic(rt_summary_census_hook *) rt_census;
+
+void rt_summary_set_census(rt_summary_census_hook *hook)
+{
+    atomic_store_explicit(&rt_census, hook, memory_order_release);
+}
+
+static void rt_human_bytes(char *out, size_t cap, unsigned long long b)
+{
+    if (b >= (1ull << 30))
+        snprintf(out, cap, "%.2f GiB", (double)b / (double)(1ull << 30));
+    else if (b >= (1ull << 20))
+        snprintf(out, cap, "%.1f MiB", (double)b / (double)(1ull << 20));
+    else
+        snprintf(out, cap, "%llu B", b);
+}
+
 __attribute__((destructor)) static void rt_summary_print(void)
 {
     /* Only a process that used the runtime: the processes a preloaded command starts (compilers,
@@ -239,9 +217,11 @@ __attribute__((destructor)) static void rt_summary_print(void)
      * point has not read the variable yet: rt_summary_on reads it. */
     if (!atomic_load(&rt_reached) || !rt_summary_on())
         return;
-    struct rt_census c;
+    struct rt_summary_census c;
     memset(&c, 0, sizeof c);
-    rt_module_foreach_at_exit(rt_census_module, &c);
+    rt_summary_census_hook *census = atomic_load_explicit(&rt_census, memory_order_acquire);
+    if (census)
+        census(&c);
     FILE *f = stderr;
     fprintf(f, "minicudart summary (pid %d)\n", (int)getpid());
     fprintf(f, "  registered  %zu fatbins, %zu kernels, %zu variables\n", c.modules, c.kernels,
@@ -255,10 +235,9 @@ __attribute__((destructor)) static void rt_summary_print(void)
     }
     fprintf(f, "  launches    %llu\n", atomic_load(&rt_launches));
     for (size_t i = 0; i < c.top_count; i++) {
-        rt_kernel *k = c.top[i];
-        fprintf(f, "    %10llu  <<<(%u,%u,%u), (%u,%u,%u)>>>  %.60s\n", atomic_load(&k->launches),
-                k->last_grid.x, k->last_grid.y, k->last_grid.z, k->last_block.x,
-                k->last_block.y, k->last_block.z, k->name);
+        const struct rt_summary_kernel *k = &c.top[i];
+        fprintf(f, "    %10llu  <<<(%u,%u,%u), (%u,%u,%u)>>>  %.60s\n", k->launches, k->grid.x,
+                k->grid.y, k->grid.z, k->block.x, k->block.y, k->block.z, k->name);
     }
     unsigned total = 0;
     for (unsigned i = 1; i < 1024; i++)
@@ -267,10 +246,10 @@ __attribute__((destructor)) static void rt_summary_print(void)
     for (unsigned i = 1; i < 1024; i++) {
         unsigned n = atomic_load(&rt_errors[i]);
         if (n)
-            fprintf(f, "    %10u  %s (%u%s)\n", n, rt_error_name((cudaError_t)i), i,
+            fprintf(f, "    %10u  %s (%u%s)\n", n, atomic_load(&rt_error_names[i]), i,
                     i == 1023 ? " or above" : "");
     }
-    rt_summary_calls(f);
+    rt_summary_print_calls(f);
     char bytes[32], peak[32];
     rt_human_bytes(bytes, sizeof bytes, atomic_load(&rt_malloc_bytes));
     rt_human_bytes(peak, sizeof peak, atomic_load(&rt_peak));

@@ -23,7 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "core/core.h"
 #include "minicudart.h"
 
 atomic_int rt_trace_level = -1;

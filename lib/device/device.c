@@ -17,8 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "function.h"
-#include "internal.h"
+#include "device/device.h"
 
 int rt_device_count;
 int rt_slot_count;
@@ -37,6 +36,44 @@ static pthread_mutex_t rt_context_lock = PTHREAD_MUTEX_INITIALIZER;
 /* The device this thread chose with cudaSetDevice (or the runtime chose for it), or -1: then
  * rt_thread_default(). */
 static _Thread_local int rt_thread_device = -1;
+
+/* The thread's cudaSetValidDevices list (device_config.c sets it). */
+_Thread_local int rt_valid_list[RT_VALID_DEVICES_MAX];
+_Thread_local int rt_valid_count;
+
+int rt_valid_devices(const int **list)
+{
+    *list = rt_valid_list;
+    return rt_valid_count;
+}
+
+/* What the layers above hand down (device.h): loaded with acquire, stored with release, so that
+ * a hook installed by one thread is whole when another calls it. */
+static _Atomic(rt_context_init_hook *) rt_init_hook;
+static _Atomic(void (*)(void)) rt_early_wait_hook, rt_early_release_hook;
+atomic_bool rt_context_activated;
+/* Set by the first cudaDeviceReset of an active primary context (handles.c reads it). */
+atomic_bool rt_device_was_reset;
+
+void rt_device_set_init_hook(rt_context_init_hook *hook)
+{
+    atomic_store_explicit(&rt_init_hook, hook, memory_order_release);
+}
+
+void rt_device_set_early_hooks(void (*wait)(void), void (*release)(void))
+{
+    atomic_store(&rt_early_wait_hook, wait);
+    atomic_store(&rt_early_release_hook, release);
+}
+
+/* Loads what loads with a fresh context (the hook of the loading layer), if anything
+ * registered. */
+static void rt_context_init_done(rt_device *d)
+{
+    rt_context_init_hook *hook = atomic_load_explicit(&rt_init_hook, memory_order_acquire);
+    if (hook)
+        hook(d);
+}
 
 /* The thread's device; for a thread that has chosen none, the first of its cudaSetValidDevices
  * list, else device 0. */
@@ -294,7 +331,9 @@ void rt_device_note_error(rt_device *d, cudaError_t e)
 static cudaError_t rt_context_activate(rt_device *d)
 {
     cudaError_t e = cudaSuccess;
-    rt_early_init_wait();                               /* MINICUDART_EARLY_INIT's thread */
+    void (*early_wait)(void) = atomic_load(&rt_early_wait_hook);
+    if (early_wait)
+        early_wait();                                   /* MINICUDART_EARLY_INIT's thread */
     pthread_mutex_lock(&rt_context_lock);
     if (atomic_load(&d->generation) % 2 == 0) {         /* even: not active */
         CUcontext ctx = NULL;
@@ -318,7 +357,12 @@ static cudaError_t rt_context_activate(rt_device *d)
             RT_TRACE("device %d: cannot retain the primary context: %s (driver %d)",
                      rt_device_index(d), rt_error_name(e), (int)r);
         }
-        rt_early_init_release();
+        /* Seen by an early thread that starts from now on (it retains nothing then); one
+         * already running gives back its retain through the hook. */
+        atomic_store(&rt_context_activated, true);
+        void (*early_release)(void) = atomic_load(&rt_early_release_hook);
+        if (early_release)
+            early_release();
     }
     pthread_mutex_unlock(&rt_context_lock);
     return e;
@@ -338,7 +382,7 @@ static cudaError_t rt_context_use(rt_device *d, CUcontext current)
     }
     rt_thread_device = rt_device_index(d);
     if (fresh)
-        rt_module_load_at_init(d);
+        rt_context_init_done(d);
     return cudaSuccess;
 }
 
@@ -571,7 +615,7 @@ cudaError_t rt_device_activate(rt_device *d)
     rt_drv.cuCtxGetCurrent(&current);
     if (current != d->context && rt_drv.cuCtxSetCurrent(d->context) != CUDA_SUCCESS)
         return cudaSuccess;
-    rt_module_load_at_init(d);
+    rt_context_init_done(d);
     if (current != d->context)
         rt_drv.cuCtxSetCurrent(current);
     return cudaSuccess;

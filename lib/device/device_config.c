@@ -17,8 +17,7 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "array.h"
-#include "function.h"
+#include "device/device.h"
 
 _Static_assert((int)cudaLimitStackSize == CU_LIMIT_STACK_SIZE &&
                (int)cudaLimitPrintfFifoSize == CU_LIMIT_PRINTF_FIFO_SIZE &&
@@ -216,7 +215,7 @@ RT_API cudaError_t cudaDeviceGetP2PAttribute(int *value, enum cudaDeviceP2PAttr 
 /* ---- profiler --------------------------------------------------------------------------------- */
 
 /* cuProfilerStart/Stop, resolved on first use: their PFN types come from cudaProfilerTypedefs.h,
- * which the driver table (internal.h) does not include. */
+ * which the driver table (core/core.h) does not include. */
 static PFN_cuProfilerStart_v4000 rt_profiler_start;
 static PFN_cuProfilerStop_v4000 rt_profiler_stop;
 static pthread_once_t rt_profiler_once = PTHREAD_ONCE_INIT;
@@ -324,23 +323,14 @@ RT_API cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *pr
 
 /*
  * The devices a thread that chose none tries, in order (cudaSetValidDevices): kept per thread,
- * like the device a thread chose with cudaSetDevice.  rt_context_enter (device.c) asks for the list
+ * like the device a thread chose with cudaSetDevice.  rt_context_enter (device.c) asks for
+ * the list
  * when it picks the thread's device at its first CUDA work; an empty list means the default
  * (device 0).  The list is read only by its own thread, so it needs no lock.  At most
  * RT_VALID_DEVICES_MAX entries: a longer list (only possible on a machine with more devices) is
- * refused as cudaErrorInvalidValue rather than cut short.
- */
-#define RT_VALID_DEVICES_MAX 64
-static _Thread_local int rt_valid_list[RT_VALID_DEVICES_MAX];
-static _Thread_local int rt_valid_count;
-
-int rt_valid_devices(const int **list)
-{
-    *list = rt_valid_list;
-    return rt_valid_count;
-}
-
-/* Checks in the documented order: a len of 0 restores the default (device_arr unread, may be
+ * refused as cudaErrorInvalidValue rather than cut short.  The list itself is device.c's.
+ *
+ * Checks in the documented order: a len of 0 restores the default (device_arr unread, may be
  * NULL); a NULL list, a negative len or one longer than the device count is
  * cudaErrorInvalidValue; an ordinal that names no device is cudaErrorInvalidDevice.  A list that
  * fails leaves the thread's list as it was.  The thread's current device, once chosen, is
@@ -388,33 +378,6 @@ RT_API cudaError_t cudaDeviceFlushGPUDirectRDMAWrites(
 }
 
 /* ---- texture and atomic capabilities of a device ------------------------------------------- */
-
-/* The runtime describes the element by a channel descriptor, the driver by (CUarray_format,
- * channel count): translated as cudaMallocArray does.  A descriptor the driver cannot represent is
- * cudaErrorInvalidChannelDescriptor, as cudaMallocArray answers (measured on the H200; the
- * documentation names only cudaErrorInvalidValue).  The driver documents
- * CUDA_ERROR_INVALID_CONTEXT for it, so the context is entered first. */
-RT_API cudaError_t cudaDeviceGetTexture1DLinearMaxWidth(size_t *maxWidthInElements,
-                                                        const struct cudaChannelFormatDesc *fmtDesc,
-                                                        int device)
-{
-    RT_ENTER();
-    if (!maxWidthInElements || !fmtDesc)
-        RT_RETURN(cudaErrorInvalidValue);
-    rt_device *d;
-    cudaError_t e = rt_context_enter(&d);
-    if (e != cudaSuccess)
-        RT_RETURN(e);
-    if (device < 0 || device >= rt_device_count)
-        RT_RETURN(cudaErrorInvalidDevice);
-    CUarray_format format;
-    unsigned channels;
-    e = rt_channel_to_format(fmtDesc, &format, &channels);
-    if (e != cudaSuccess)
-        RT_RETURN(e);
-    RT_RETURN(rt_driver_result(d, rt_drv.cuDeviceGetTexture1DLinearMaxWidth(
-        maxWidthInElements, format, channels, rt_devices[device].cu)));
-}
 
 _Static_assert((int)cudaAtomicOperationIntegerAdd == (int)CU_ATOMIC_OPERATION_INTEGER_ADD &&
                (int)cudaAtomicOperationCAS == (int)CU_ATOMIC_OPERATION_CAS &&

@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "internal.h"
+#include "device/device.h"
 
 RT_API cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device)
 {

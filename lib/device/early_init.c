@@ -40,7 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "device/device.h"
 
 enum { EARLY_UNASKED, EARLY_OFF, EARLY_RUNNING, EARLY_DONE };
 enum { EARLY_DRIVER = 1, EARLY_CONTEXT = 2 };
@@ -50,7 +50,6 @@ static pthread_mutex_t rt_early_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t rt_early_done = PTHREAD_COND_INITIALIZER;
 /* Under rt_early_lock: */
 static bool rt_early_held;                   /* the thread holds a retain of device 0's context */
-static bool rt_early_runtime_active;         /* the runtime has activated a context itself */
 static CUdevice rt_early_device;
 
 static void rt_early_finish(void)
@@ -77,7 +76,7 @@ static void *rt_early_main(void *arg)
         /* Not if the runtime activated a context before this thread started (a fatbin
          * registered after the program's first CUDA work): that retain would never be given
          * back.  An activation from now on waits for this thread (rt_early_init_wait). */
-        if (!rt_early_runtime_active && atomic_load(&rt_devices[0].generation) == 0) {
+        if (!atomic_load(&rt_context_activated) && atomic_load(&rt_devices[0].generation) == 0) {
             CUcontext ctx = NULL;
             r = rt_drv.cuDevicePrimaryCtxRetain(&ctx, rt_devices[0].cu);
             retained = r == CUDA_SUCCESS;
@@ -96,7 +95,8 @@ static void *rt_early_main(void *arg)
     return NULL;
 }
 
-void rt_early_init_wait(void)
+/* device.c's hook: before the runtime retains a primary context. */
+static void rt_early_init_wait(void)
 {
     if (atomic_load_explicit(&rt_early_state, memory_order_acquire) != EARLY_RUNNING)
         return;
@@ -106,12 +106,11 @@ void rt_early_init_wait(void)
     pthread_mutex_unlock(&rt_early_lock);
 }
 
-void rt_early_init_release(void)
+/* device.c's hook: after the runtime's retain (device.c has set rt_context_activated first, so
+ * a thread that has not retained yet never will). */
+static void rt_early_init_release(void)
 {
-    if (atomic_load_explicit(&rt_early_state, memory_order_acquire) == EARLY_OFF)
-        return;
     pthread_mutex_lock(&rt_early_lock);
-    rt_early_runtime_active = true;
     if (rt_early_held) {
         rt_early_held = false;
         CUresult r = rt_drv.cuDevicePrimaryCtxRelease(rt_early_device);
@@ -153,7 +152,9 @@ void rt_early_init_start(void)
     if (!atomic_compare_exchange_strong(&rt_early_state, &expected,
                                         mode ? EARLY_RUNNING : EARLY_OFF) || !mode)
         return;
-    /* Registered before the thread starts: a fork or an exit from here on waits for it. */
+    /* Registered before the thread starts: a fork or an exit from here on waits for it, and
+     * so does the runtime's first retain of a primary context (device.c). */
+    rt_device_set_early_hooks(rt_early_init_wait, rt_early_init_release);
     pthread_atfork(rt_early_at_fork, NULL, NULL);
     atexit(rt_early_at_exit);
     pthread_attr_t attr;

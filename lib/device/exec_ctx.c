@@ -40,8 +40,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "function.h"
-#include "stream.h"
+#include "device/device.h"
 
 /* The driver entry points of this room exist since CUDA 12.4 (12.5 and 13.0 for some): a driver
  * without them answers as NVIDIA's runtime does on a driver without an entry point. */

@@ -18,14 +18,14 @@
  * those).  When the driver hands out a stale handle's address again, the new handle replaces it.
  *
  * Cost: a mutex and a hash lookup when the handle is made and destroyed; a stale check is one
- * atomic load, inline (internal.h), until some device has been reset, then a lookup too.  None
+ * atomic load, inline (device.h), until some device has been reset, then a lookup too.  None
  * of it is on the launch path.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "internal.h"
+#include "device/device.h"
 
 #define RT_HANDLE_BUCKETS 256u
 
@@ -98,9 +98,7 @@ void rt_handle_remove(const void *handle)
     pthread_mutex_unlock(&rt_handle_lock);
 }
 
-atomic_bool rt_device_was_reset;
-
-/* After some reset (rt_handle_stale, internal.h, checks that inline). */
+/* After some reset (rt_handle_stale, device.h, checks that inline). */
 bool rt_handle_stale_slow(rt_handle_kind kind, const void *handle)
 {
     if (rt_handle_special(handle))

@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "function.h"
+#include "device/device.h"
 
 _Static_assert((int)cudaAsyncNotificationTypeOverBudget == CU_ASYNC_NOTIFICATION_TYPE_OVER_BUDGET &&
                sizeof(((cudaAsyncNotificationInfo_t *)0)->info) ==

@@ -12,7 +12,7 @@
  * graphs retain it so that resources a graph uses outlive every launch of it.  The driver runs
  * the destructor when the last reference goes, on a thread of its own; it may not call CUDA.
  */
-#include "graph.h"
+#include "graph/graph.h"
 
 _Static_assert(sizeof(cudaGraphEdgeData) == sizeof(CUgraphEdgeData), "edge data differs");
 _Static_assert((int)cudaUserObjectNoDestructorSync == (int)CU_USER_OBJECT_NO_DESTRUCTOR_SYNC &&

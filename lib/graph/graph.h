@@ -18,7 +18,9 @@
 #ifndef MINICUDART_GRAPH_H
 #define MINICUDART_GRAPH_H
 
-#include "internal.h"
+#include "launch/launch.h"
+#include "memory/memory.h"
+#include "stream/stream.h"
 
 /* Enters the thread's context; the common first step of every graph entry point. */
 #define RT_GRAPH_ENTER(d)                                                                     \
@@ -82,11 +84,6 @@ cudaError_t rt_graph_exec_enter(cudaGraphExec_t exec, rt_device **d);
             RT_RETURN(enter_err_);                                                            \
     } while (0)
 
-/* ---- mempool.c ------------------------------------------------------------------------------ */
-
-/* Enters the thread's context (current) and checks a device number (target). */
-cudaError_t rt_pool_device(int device, rt_device **current, rt_device **target);
-
 /* ---- the _ptsz variants --------------------------------------------------------------------- */
 
 RT_API cudaError_t cudaStreamBeginCapture_ptsz(cudaStream_t stream,
@@ -116,9 +113,5 @@ RT_API cudaError_t cudaGraphInstantiateWithParams_ptsz(cudaGraphExec_t *pGraphEx
                                                        cudaGraphInstantiateParams *instantiateParams);
 RT_API cudaError_t cudaGraphUpload_ptsz(cudaGraphExec_t graphExec, cudaStream_t stream);
 RT_API cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t graphExec, cudaStream_t stream);
-RT_API cudaError_t cudaMallocAsync_ptsz(void **devPtr, size_t size, cudaStream_t hStream);
-RT_API cudaError_t cudaFreeAsync_ptsz(void *devPtr, cudaStream_t hStream);
-RT_API cudaError_t cudaMallocFromPoolAsync_ptsz(void **ptr, size_t size, cudaMemPool_t memPool,
-                                                cudaStream_t stream);
 
 #endif

@@ -11,7 +11,7 @@
  *
  * In the _ptsz variants stream 0 means the thread's per-thread stream.
  */
-#include "graph.h"
+#include "graph/graph.h"
 
 _Static_assert((int)cudaStreamCaptureModeRelaxed == (int)CU_STREAM_CAPTURE_MODE_RELAXED,
                "capture modes differ");

@@ -13,7 +13,7 @@
  */
 #include <string.h>
 
-#include "graph.h"
+#include "graph/graph.h"
 
 _Static_assert(sizeof(cudaGraphInstantiateParams) == sizeof(CUDA_GRAPH_INSTANTIATE_PARAMS),
                "instantiate parameters differ");

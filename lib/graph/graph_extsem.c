@@ -11,7 +11,7 @@
  * through graph_params.c the same way; stream capture of cudaSignalExternalSemaphoresAsync and
  * cudaWaitExternalSemaphoresAsync makes these nodes in the driver.
  */
-#include "graph.h"
+#include "graph/graph.h"
 
 _Static_assert(sizeof(struct cudaExternalSemaphoreSignalNodeParams) ==
                        sizeof(CUDA_EXT_SEM_SIGNAL_NODE_PARAMS) &&

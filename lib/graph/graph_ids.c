@@ -30,7 +30,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "graph.h"
+#include "graph/graph.h"
 
 RT_API cudaError_t cudaGraphConditionalHandleCreate_v2(cudaGraphConditionalHandle *pHandle_out,
                                                        cudaGraph_t graph,

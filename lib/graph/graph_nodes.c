@@ -17,7 +17,7 @@
  */
 #include <string.h>
 
-#include "graph.h"
+#include "graph/graph.h"
 
 _Static_assert(sizeof(struct cudaMemAllocNodeParams) == sizeof(CUDA_MEM_ALLOC_NODE_PARAMS) &&
                    offsetof(struct cudaMemAllocNodeParams, dptr) ==

@@ -14,9 +14,9 @@
  */
 #include <string.h>
 
-#include "function.h"
-#include "graph.h"
-#include "memory.h"
+#include "launch/launch.h"
+#include "graph/graph.h"
+#include "memory/memory.h"
 
 _Static_assert(sizeof(struct cudaGraphNodeParams) == sizeof(CUgraphNodeParams),
                "generic node parameters differ");

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "array.h"
+#include "memory/array.h"
 
 /* The runtime's descriptors are the driver's, field for field. */
 #define RT_SAME_LAYOUT(rt, cu, field)                                                         \

@@ -21,7 +21,7 @@
  * No graphics library is linked or included: graphics_types.h declares the few GL types, and
  * graphics.h binds the GL entry points of the driver by hand (resolved here, once).
  */
-#include "graphics.h"
+#include "interop/graphics.h"
 
 #include <pthread.h>
 #include <string.h>

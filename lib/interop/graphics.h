@@ -15,8 +15,8 @@
 #ifndef MINICUDART_GRAPHICS_H
 #define MINICUDART_GRAPHICS_H
 
-#include "internal.h"
-#include "graphics_types.h"
+#include "device/device.h"
+#include "interop/graphics_types.h"
 
 /* X(name, ABI version, parameter list): the version is the <ver> of PFN_<name>_v<ver>. */
 #define RT_GRAPHICS_ENTRIES(X)                                                                  \

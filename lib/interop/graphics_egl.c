@@ -10,8 +10,8 @@
  * describes every plane (cudaEglPlaneDesc with a channel descriptor) and, for a pitched frame,
  * gives each plane as a cudaPitchedPtr.  The colour formats have the same values on both sides.
  */
-#include "array.h"
-#include "graphics.h"
+#include "memory/array.h"
+#include "interop/graphics.h"
 
 #include <string.h>
 

@@ -9,7 +9,7 @@
  * are plain integers or pointers: a handle crosses the API unread).  The CUDA types and
  * prototypes below are copied from NVIDIA's headers, field for field and argument for argument.
  *
- * Shared by lib/graphics.c, lib/graphics_egl.c, their CI test (tests/api/graphics) and the GPU
+ * Shared by lib/interop/graphics.c, lib/interop/graphics_egl.c, their CI test (tests/api/graphics) and the GPU
  * programs (tests/gpu/conf_graphics.cu, conf_misuse_graphics.cu), which compile as C or C++.
  */
 #ifndef MINICUDART_GRAPHICS_TYPES_H

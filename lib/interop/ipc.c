@@ -28,7 +28,7 @@
  */
 #include <string.h>
 
-#include "stream.h"
+#include "stream/stream.h"
 
 _Static_assert(sizeof(cudaIpcMemHandle_t) == sizeof(CUipcMemHandle) &&
                sizeof(cudaIpcMemHandle_t) == CU_IPC_HANDLE_SIZE, "IPC memory handles differ");

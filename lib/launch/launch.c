@@ -26,8 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "function.h"
-#include "internal.h"
+#include "launch/launch.h"
 #include "minicudart.h"
 
 /* ---- steps 1 and 5: the per-thread configuration stack ------------------------------------ */
@@ -185,6 +184,16 @@ static CUresult rt_launch_driver(CUfunction f, dim3 grid, dim3 block, size_t sha
         .attrs = (CUlaunchAttribute *)opt->attrs, .numAttrs = opt->num_attrs,
     };
     return rt_drv.cuLaunchKernelEx(&config, f, params, extra);
+}
+
+/* MINICUDART_SUMMARY's count of a launch: the total (core/summary.c) and the kernel's own, with
+ * its last shape as a hint (two launches racing may mix theirs, which a summary tolerates). */
+static void rt_summary_launch(rt_kernel *k, dim3 grid, dim3 block)
+{
+    rt_summary_launch_count();
+    atomic_fetch_add_explicit(&k->launches, 1, memory_order_relaxed);
+    k->last_grid = grid;
+    k->last_block = block;
 }
 
 /* A stream of another device than the current one: the driver refuses the current device's

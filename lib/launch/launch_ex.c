@@ -11,7 +11,7 @@
  * goes to the driver as it is; only cudaLaunchConfig_t, whose dynamicSmemBytes is a size_t, is
  * copied into a CUlaunchConfig.  Failures land in the thread's last error like any launch.
  */
-#include "function.h"
+#include "launch/launch.h"
 
 _Static_assert(sizeof(cudaLaunchAttribute) == sizeof(CUlaunchAttribute),
                "cudaLaunchAttribute and CUlaunchAttribute differ in size");

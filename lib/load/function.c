@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "function.h"
+#include "load/load.h"
 
 /* ---- remembered settings ---------------------------------------------------------------------- */
 
@@ -78,10 +78,10 @@ static rt_fn_settings *rt_fn_find(const rt_kernel *k, size_t slot)
     return NULL;
 }
 
-/* The record of a closed library's kernel is about to be freed (register.c): its settings must
- * not pass to a new record that gets the same address.  The settings record itself stays, as
- * every record here does. */
-void rt_function_forget(const rt_kernel *k)
+/* The record of a closed library's kernel is about to be freed (register.c, through the hook
+ * rt_fn_get installs with the first settings): its settings must not pass to a new record that
+ * gets the same address.  The settings record itself stays, as every record here does. */
+static void rt_function_forget(const rt_kernel *k)
 {
     pthread_mutex_lock(&rt_fn_lock);
     for (rt_fn_settings *s = atomic_load(&rt_fn_list); s; s = s->next)
@@ -96,6 +96,7 @@ static rt_fn_settings *rt_fn_get(rt_kernel *k, size_t slot)
     pthread_mutex_lock(&rt_fn_lock);
     rt_fn_settings *s = rt_fn_find(k, slot);
     if (!s && (s = calloc(1, sizeof *s)) != NULL) {
+        rt_registry_set_forget_hook(rt_function_forget);   /* before any kernel has settings */
         s->applied = calloc((size_t)rt_slot_count, sizeof *s->applied);
         if (!s->applied) {
             free(s);

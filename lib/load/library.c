@@ -31,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "function.h"
+#include "load/load.h"
 
 /* ---- option translation --------------------------------------------------------------------- */
 

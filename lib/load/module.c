@@ -1,14 +1,16 @@
 /*
- * module.c - first use of a module on a device: choose, decompress, load, resolve.
+ * module.c - first use of a module on a device: choose, decompress, load, resolve; and the
+ * unload of a closed library's modules.
  *
  * Under lazy loading (the default, as in NVIDIA's runtime) nothing is loaded until a kernel or
  * variable of the module is first used on a device.  Then:
  *
  *   1. choose the image for the device's SM with the fatbin library: the best SASS, else PTX to
- *      JIT (MINICUDART_FORCE_PTX=1 skips SASS), else cudaErrorNoKernelImageForDevice;
- *   2. decompress it (zstd, LZ4, zlib) unless it is stored plain;
- *   3. load it into the device's primary context with cuModuleLoadDataEx;
- *   4. per kernel, at its first launch: cuModuleGetFunction, then its parameter layout.
+ *      JIT (MINICUDART_FORCE_PTX=1 skips SASS), else cudaErrorNoKernelImageForDevice (image.c);
+ *   2. decompress it (zstd, LZ4, zlib) unless it is stored plain (image.c);
+ *   3. load it into the device's primary context with cuModuleLoadDataEx (here);
+ *   4. per kernel, at its first launch: cuModuleGetFunction (here), then its parameter layout
+ *      (params.c).
  *
  * Why cuModuleLoadDataEx and not cuLibraryLoadData: the runtime chooses the image itself (so it
  * can say which and why, and report "no image" at the first launch with the right code), so the
@@ -29,90 +31,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "module.h"
+#include "load/module.h"
 
 static pthread_mutex_t rt_load_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static bool rt_env_is(const char *name, const char *value)
-{
-    const char *v = getenv(name);
-    return v && strcmp(v, value) == 0;
-}
-
-bool rt_force_ptx(void)
-{
-    const char *v = getenv("MINICUDART_FORCE_PTX");
-    return v && *v && strcmp(v, "0") != 0;
-}
-
-
-/* Steps 1-2: chooses the entry and produces its image.  On success *image is what to hand the
- * driver (NUL-terminated when PTX) and md->image owns it when it had to be allocated. */
-static cudaError_t rt_module_image(rt_module *m, rt_device *d, rt_module_dev *md,
-                                   fatbin_entry *entry, const void **image, size_t *size)
-{
-    fatbin_container c;
-    fatbin_choice choice;
-    fatbin_error err;
-    uint64_t span = rt_span_begin();
-    if (!m->wrapper_ok || fatbin_container_open(&c, m->fw.data, SIZE_MAX, &err) != FATBIN_OK ||
-        fatbin_choose(&c, d->sm, rt_force_ptx(), &choice, &err) != FATBIN_OK) {
-        RT_SPAN_END(span, "choose image", "\"found\":false");
-        RT_TRACE("module %p: malformed fatbin: %s (at offset %zu)", m->wrapper,
-                 m->wrapper_ok ? err.message : "bad wrapper", m->wrapper_ok ? err.offset : 0);
-        return cudaErrorInvalidKernelImage;
-    }
-    RT_SPAN_END(span, "choose image", "\"sm\":%u,\"found\":%s", d->sm,
-                choice.found ? "true" : "false");
-    RT_TRACE("module %p on device %d (sm_%u): %s", m->wrapper, d->ordinal, d->sm,
-             choice.reason);
-    if (!choice.found)
-        return cudaErrorNoKernelImageForDevice;
-    *entry = choice.entry;
-    return rt_entry_image(m->wrapper, entry, &md->image, image, size);
-}
-
-cudaError_t rt_entry_image(const void *wrapper, const fatbin_entry *entry, void **owned,
-                           const void **image, size_t *size)
-{
-    fatbin_error err;
-    bool compressed = (entry->flags & FATBIN_FLAG_COMPRESSION_MASK) != 0;
-    bool is_ptx = entry->kind == FATBIN_KIND_PTX;
-    if (!compressed && (!is_ptx || memchr(entry->payload, 0, entry->payload_size))) {
-        /* Stored plain (and, for PTX, NUL-terminated inside its padding): load it in place. */
-        *image = entry->payload;
-        *size = entry->payload_size;
-        return cudaSuccess;
-    }
-
-    uint64_t want = fatbin_entry_image_size(entry);
-    if (want > SIZE_MAX - 1)
-        return cudaErrorInvalidKernelImage;
-    char *out = malloc((size_t)want + 1);
-    if (!out)
-        return cudaErrorMemoryAllocation;
-    size_t produced = 0;
-    uint64_t t0 = rt_now_ns();
-    uint64_t span = rt_span_begin();
-    int extracted = fatbin_entry_extract(entry, out, (size_t)want + 1, &produced, &err);
-    RT_SPAN_END(span, "decompress", "\"algorithm\":\"%s\",\"in\":%u,\"out\":%zu",
-                fatbin_compression_name(entry->flags), entry->compressed_size, produced);
-    if (extracted != FATBIN_OK) {
-        RT_TRACE("module %p: cannot decompress entry at offset %zu: %s", wrapper,
-                 entry->offset, err.message);
-        free(out);
-        return cudaErrorInvalidKernelImage;
-    }
-    out[produced] = '\0';     /* PTX must be NUL-terminated for the driver */
-    RT_TRACE("module %p: decompressed %s %u -> %zu bytes in %.1f us", wrapper,
-             fatbin_compression_name(entry->flags), entry->compressed_size, produced,
-             (double)(rt_now_ns() - t0) / 1e3);
-    free(*owned);
-    *owned = out;
-    *image = out;
-    *size = produced;
-    return cudaSuccess;
-}
 
 /* Step 3: loads the image into the current (primary) context.  A JIT failure's log goes to the
  * trace.  *what names the image for the timeline ("SASS sm_90", "PTX compute_90"). */
@@ -287,159 +208,7 @@ cudaError_t rt_kernel_context_free(rt_kernel *k, rt_device *d, CUkernel *out)
     return rt_error_from_cu(rt_drv.cuLibraryGetKernel(out, library, k->name));
 }
 
-enum { RT_MAX_PARAMS = 32764 / 1 };   /* a 32,764-byte parameter space, 1 byte at least each */
-
-/* The layout from the cubin's .nv.info; NULL when the kernel or its records are not there. */
-static rt_param_layout *rt_layout_from_nv_info(rt_kernel *k, rt_module_dev *md)
-{
-    cubin c;
-    cubin_kernel ck;
-    fatbin_error err;
-    if (cubin_open(&c, md->cubin, md->cubin_size, &err) != FATBIN_OK ||
-        cubin_find_kernel(&c, k->name, &ck, &err) != FATBIN_OK)
-        return NULL;
-    rt_param_layout *layout =
-        malloc(sizeof *layout + (size_t)ck.param_count * sizeof layout->param[0]);
-    cubin_param *params = malloc(((size_t)ck.param_count + 1) * sizeof *params);
-    if (layout && params && cubin_kernel_params(&ck, params, ck.param_count, &err) == FATBIN_OK) {
-        layout->count = ck.param_count;
-        layout->size = ck.param_size;
-        for (uint32_t i = 0; i < ck.param_count; i++) {
-            layout->param[i].offset = params[i].offset;
-            layout->param[i].size = params[i].size;
-        }
-    } else {
-        free(layout);
-        layout = NULL;
-    }
-    free(params);
-    return layout;
-}
-
-/* How many parameters the kernel has, from the image loaded for it: the cubin's .nv.info
- * (SASS, or the JIT-linked image) or the PTX text that was JIT-compiled.  False when unknown:
- * a library's kernel (no md), or an image that does not say. *from names the source. */
-static bool rt_param_count(rt_kernel *k, rt_module_dev *md, uint32_t *count, const char **from)
-{
-    fatbin_error err = { .message = "not found" };
-    if (md && md->cubin) {
-        cubin c;
-        cubin_kernel ck;
-        if (cubin_open(&c, md->cubin, md->cubin_size, &err) == FATBIN_OK &&
-            cubin_find_kernel(&c, k->name, &ck, &err) == FATBIN_OK) {
-            *count = ck.param_count;
-            *from = "cuFuncGetParamInfo, count from .nv.info";
-            return true;
-        }
-    } else if (md && md->ptx) {
-        /* One read of the text for all of the module's kernels (fatbin/ptx.c says why); under
-         * rt_load_lock, as every resolve is. */
-        if (!md->ptx_indexed) {
-            md->ptx_indexed = true;
-            if (ptx_entries_read(&md->ptx_index, md->ptx, md->ptx_size, &err) == FATBIN_OK)
-                RT_TRACE("module PTX: %zu entries read", md->ptx_index.count);
-        }
-        if (ptx_entries_find(&md->ptx_index, k->name, count) == FATBIN_OK) {
-            *from = "cuFuncGetParamInfo, count from the PTX";
-            return true;
-        }
-        snprintf(err.message, sizeof err.message, "no closed entry of that name in the PTX "
-                 "(%zu entries)", md->ptx_index.count);
-    } else {
-        return false;
-    }
-    RT_TRACE("kernel %s: parameter count not in the loaded image: %s", k->name, err.message);
-    return false;
-}
-
-/* Asks the driver for parameters 0..limit-1.  With `exact`, every one must be answered (NULL
- * otherwise); without, the first error ends the list. */
-static rt_param_layout *rt_layout_from_driver(CUfunction f, uint32_t limit, bool exact)
-{
-    size_t capacity = exact ? (limit ? limit : 1) : 8;
-    rt_param_layout *layout = malloc(sizeof *layout + capacity * sizeof layout->param[0]);
-    uint32_t n = 0, end = 0;
-    while (layout && n < limit) {
-        size_t offset = 0, size = 0;
-        if (rt_drv.cuFuncGetParamInfo(f, n, &offset, &size) != CUDA_SUCCESS) {
-            if (!exact)
-                break;
-            free(layout);
-            return NULL;
-        }
-        if (n == capacity) {
-            capacity *= 2;
-            rt_param_layout *bigger =
-                realloc(layout, sizeof *layout + capacity * sizeof layout->param[0]);
-            if (!bigger) {
-                free(layout);
-                return NULL;
-            }
-            layout = bigger;
-        }
-        layout->param[n].offset = (uint32_t)offset;
-        layout->param[n].size = (uint32_t)size;
-        if (offset + size > end)
-            end = (uint32_t)(offset + size);
-        n++;
-    }
-    if (layout) {
-        layout->count = n;
-        layout->size = end;
-    }
-    return layout;
-}
-
-/* Step 4b: the parameter layout.  The driver knows it (cuFuncGetParamInfo, driver 12.4+) even
- * for JIT-compiled PTX, but it has no call for the count: asking index after index until it
- * answers an error makes that last call an API error, which compute-sanitizer reports ("Program
- * hit CUDA_ERROR_INVALID_VALUE ... on CUDA API call to cuFuncGetParamInfo", one per kernel),
- * and NVIDIA's runtime makes no such call.  So the count comes first, from the loaded image
- * (the cubin's .nv.info, or the PTX text), and the driver is asked only for indices below it.
- * Only where no count is known (a library's kernel) is the driver probed to its first error.
- * Without cuFuncGetParamInfo, or when it fails below the count, the cubin's .nv.info gives the
- * whole layout.  NULL: no layout known, and the launch passes nvcc's argument array through. */
-static rt_param_layout *rt_layout_build(rt_kernel *k, CUfunction f, rt_module_dev *md)
-{
-    rt_param_layout *layout = NULL;
-    const char *source = NULL;
-
-    if (rt_drv.cuFuncGetParamInfo) {
-        uint32_t count = 0;
-        if (rt_param_count(k, md, &count, &source) && count <= RT_MAX_PARAMS) {
-            layout = rt_layout_from_driver(f, count, true);
-            if (!layout)
-                RT_TRACE("kernel %s: cuFuncGetParamInfo failed below the count of %u", k->name,
-                         count);
-        } else {
-            layout = rt_layout_from_driver(f, RT_MAX_PARAMS, false);
-            source = "cuFuncGetParamInfo, probed to its first error (an API error that "
-                     "compute-sanitizer reports)";
-        }
-    }
-    if (!layout && md && md->cubin) {
-        layout = rt_layout_from_nv_info(k, md);
-        source = ".nv.info";
-    }
-    if (rt_tracing()) {
-        if (!layout) {
-            RT_TRACE("kernel %s: no parameter layout known: arguments passed through", k->name);
-        } else {
-            char text[512] = "";
-            size_t used = 0;
-            for (uint32_t i = 0; i < layout->count && used < sizeof text - 40; i++)
-                used += (size_t)snprintf(text + used, sizeof text - used, "%s%u@%u+%u",
-                                         i ? " " : "", i, layout->param[i].offset,
-                                         layout->param[i].size);
-            RT_TRACE("kernel %s: %u parameters, %u bytes, from %s: [%s%s]", k->name,
-                     layout->count, layout->size, source, text,
-                     used >= sizeof text - 40 ? " ..." : "");
-        }
-    }
-    return layout;
-}
-
-/* rt_kernel_resolve (internal.h) checks without the lock; this loads and resolves under it. */
+/* rt_kernel_resolve (load.h) checks without the lock; this loads and resolves under it. */
 cudaError_t rt_kernel_resolve_slow(rt_kernel *k, rt_device *d, rt_kernel_dev **out)
 {
     pthread_mutex_lock(&rt_load_lock);
@@ -508,27 +277,45 @@ cudaError_t rt_var_address(rt_var *v, rt_device *d, CUdeviceptr *ptr, size_t *si
     return rt_error_from_cu(r);
 }
 
-struct rt_init_load {
-    rt_device *device;
-    bool eager;
-};
+/* ---- dlclose: a closed library's modules ---------------------------------------------------
+ *
+ * register.c calls rt_module_unload when a library that registered fatbins unregisters them
+ * while the program goes on (core/lifetime.c says what exit, dlclose and fork each take away). */
 
-static void rt_module_load_one(rt_module *m, void *user)
+/* Unloads m's module from the context of slot `slot`, with that context made current for the
+ * call and the thread's own context given back after. */
+static void rt_module_unload_from(rt_module *m, size_t slot)
 {
-    struct rt_init_load *load = user;
-    if (!load->eager && !m->has_managed)
-        return;
-    cudaError_t e = rt_module_ensure(m, load->device, NULL);
-    for (rt_kernel *k = m->kernels; load->eager && e == cudaSuccess && k; k = k->next) {
-        rt_kernel_dev *kd;
-        rt_kernel_resolve(k, load->device, &kd);
+    rt_module_dev *md = &m->dev[slot];
+    rt_device *d = &rt_devices[slot];
+    /* A module of the module's library is the library's: it goes with cuLibraryUnload. */
+    if (md->module && !md->from_library && md->generation == atomic_load(&d->generation) &&
+        d->context) {
+        CUcontext current = NULL;
+        rt_drv.cuCtxGetCurrent(&current);
+        bool switched = current != d->context &&
+                        rt_drv.cuCtxSetCurrent(d->context) == CUDA_SUCCESS;
+        CUresult r = rt_drv.cuModuleUnload(md->module);
+        if (switched)
+            rt_drv.cuCtxSetCurrent(current);
+        RT_TRACE("module %p unloaded from device %d (%d)", m->wrapper, d->ordinal, (int)r);
     }
+    /* A kernel or variable of m reached through a pointer kept from before finds this error
+     * instead of loading again from an image that is gone. */
+    rt_module_dev_release(md);
+    md->error = cudaErrorInvalidResourceHandle;
 }
 
-void rt_module_load_at_init(rt_device *d)
+void rt_module_unload(rt_module *m)
 {
-    struct rt_init_load load = { d, rt_env_is("CUDA_MODULE_LOADING", "EAGER") };
-    if (load.eager)
-        RT_TRACE("CUDA_MODULE_LOADING=EAGER: loading every module on device %d", d->ordinal);
-    rt_module_foreach(rt_module_load_one, &load);
+    if (!m->dev || atomic_load(&rt_forked))
+        return;
+    for (int slot = 0; slot < rt_slot_count; slot++)
+        rt_module_unload_from(m, (size_t)slot);
+    rt_module_drop_library(m);
+    for (rt_kernel *k = m->kernels; k; k = k->next) {
+        rt_kernel_dev *all = atomic_load(&k->dev);
+        for (int slot = 0; all && slot < rt_slot_count; slot++)
+            atomic_store(&all[slot].function, NULL);
+    }
 }

@@ -1,12 +1,12 @@
 /*
- * module.h - what the rooms of module loading share: module.c (choose, decompress, load,
- * resolve) and module_link.c (the load options, the one library shared by every device, and JIT
- * linking of -rdc images); lifetime.c unloads through rt_module_drop_library.
+ * load/module.h - what the rooms of module loading share: image.c (choose, decompress), module.c
+ * (load, resolve, unload), params.c (parameter layouts) and module_link.c (the load options, the
+ * one library shared by every device, and JIT linking of -rdc images).
  */
 #ifndef MINICUDART_MODULE_H
 #define MINICUDART_MODULE_H
 
-#include "internal.h"
+#include "load/load.h"
 
 /* The JIT options of one load: the error log, and the host variables the image's extern
  * symbols are relocated to (__cudaRegisterHostVar).  Built per load; rt_load_options_free
@@ -26,6 +26,11 @@ void rt_load_options_free(rt_load_options *o);
 /* Produces the image of a fatbin entry: in place when stored plain (and NUL-terminated PTX),
  * else decompressed into *owned (malloc'd, NUL-terminated).  cudaErrorInvalidKernelImage when it
  * cannot be decompressed. */
+/* image.c, steps 1-2: chooses the entry of m for device d and produces its image.  On success
+ * *image is what to hand the driver (NUL-terminated when PTX) and md->image owns it when it had
+ * to be allocated. */
+cudaError_t rt_module_image(rt_module *m, rt_device *d, rt_module_dev *md, fatbin_entry *entry,
+                            const void **image, size_t *size);
 cudaError_t rt_entry_image(const void *wrapper, const fatbin_entry *entry, void **owned,
                            const void **image, size_t *size);
 
@@ -52,6 +57,12 @@ CUresult rt_module_managed_address(rt_module *m, rt_module_dev *md, rt_var *v, C
 /* Unloads the module's library (after its per-context modules are gone). */
 void rt_module_drop_library(rt_module *m);
 
+/* MINICUDART_FORCE_PTX=1: SASS is never chosen (image.c). */
 bool rt_force_ptx(void);
+
+/* params.c, step 4b: the parameter layout of kernel k, whose function is f, from what was loaded
+ * for it (md: NULL for a library's kernel).  NULL: no layout known, and the launch passes
+ * nvcc's argument array through.  Called under module.c's load lock. */
+rt_param_layout *rt_layout_build(rt_kernel *k, CUfunction f, rt_module_dev *md);
 
 #endif

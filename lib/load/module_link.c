@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "module.h"
+#include "load/module.h"
 
 cudaError_t rt_load_options_init(rt_load_options *o, const rt_module *m)
 {

@@ -18,17 +18,35 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "load/module.h"
 
 static pthread_mutex_t rt_registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static rt_module *rt_modules;
 
-void rt_registry_lock_for_fork(bool lock)
+/* Around fork the lock is taken, and given back in both processes, so that a child never
+ * inherits it held by a thread that did not follow.  Installed when the runtime is loaded
+ * (program start, or dlopen of libcudart.so.13), before any fork that could follow. */
+static void rt_registry_fork_lock(void)
 {
-    if (lock)
-        pthread_mutex_lock(&rt_registry_lock);
-    else
-        pthread_mutex_unlock(&rt_registry_lock);
+    pthread_mutex_lock(&rt_registry_lock);
+}
+
+static void rt_registry_fork_unlock(void)
+{
+    pthread_mutex_unlock(&rt_registry_lock);
+}
+
+__attribute__((constructor)) static void rt_registry_init(void)
+{
+    pthread_atfork(rt_registry_fork_lock, rt_registry_fork_unlock, rt_registry_fork_unlock);
+}
+
+/* function.c's: what it recorded for a kernel whose record is freed (load.h). */
+static _Atomic(rt_kernel_forget_hook *) rt_forget_hook;
+
+void rt_registry_set_forget_hook(rt_kernel_forget_hook *hook)
+{
+    atomic_store_explicit(&rt_forget_hook, hook, memory_order_release);
 }
 
 /* ---- the pointer table: host stub -> kernel, kernel handle -> kernel, host var -> var ------ */
@@ -225,6 +243,75 @@ void rt_module_foreach_at_exit(void (*fn)(rt_module *m, void *user), void *user)
     pthread_mutex_unlock(&rt_registry_lock);
 }
 
+/* ---- MINICUDART_SUMMARY's census --------------------------------------------------------------
+ *
+ * The registry's lines of the table core/summary.c prints at exit, handed down to it as a hook
+ * at the first registration.  The exit summary runs after nvcc's exit handlers have
+ * unregistered the program's fatbins: rt_module_foreach_at_exit still counts those. */
+
+static void rt_census_module(rt_module *m, void *user)
+{
+    struct rt_summary_census *c = user;
+    c->modules++;
+    for (rt_var *v = m->vars; v; v = v->next)
+        c->vars++;
+    for (rt_kernel *k = m->kernels; k; k = k->next) {
+        c->kernels++;
+        unsigned long long n = atomic_load_explicit(&k->launches, memory_order_relaxed);
+        if (n == 0)
+            continue;
+        /* Insert into the top list, most launched first. */
+        size_t at = c->top_count < RT_SUMMARY_TOP ? c->top_count : RT_SUMMARY_TOP;
+        while (at > 0 && c->top[at - 1].launches < n) {
+            if (at < RT_SUMMARY_TOP)
+                c->top[at] = c->top[at - 1];
+            at--;
+        }
+        if (at < RT_SUMMARY_TOP) {
+            c->top[at] = (struct rt_summary_kernel){ k->name, n, k->last_grid, k->last_block };
+            if (c->top_count < RT_SUMMARY_TOP)
+                c->top_count++;
+        }
+    }
+}
+
+static void rt_census(struct rt_summary_census *c)
+{
+    rt_module_foreach_at_exit(rt_census_module, c);
+}
+
+/* ---- what loads with a context ----------------------------------------------------------------
+ *
+ * device.c calls this right after a primary context is (re)initialised, through the hook the
+ * first registration installs: CUDA_MODULE_LOADING=EAGER loads every module and resolves every
+ * kernel then; without it only the modules with __managed__ variables load, because host code
+ * may read those variables before any launch. */
+
+struct rt_init_load {
+    rt_device *device;
+    bool eager;
+};
+
+static void rt_module_load_one(rt_module *m, void *user)
+{
+    struct rt_init_load *load = user;
+    if (!load->eager && !m->has_managed)
+        return;
+    cudaError_t e = rt_module_ensure(m, load->device, NULL);
+    for (rt_kernel *k = m->kernels; load->eager && e == cudaSuccess && k; k = k->next) {
+        rt_kernel_dev *kd;
+        rt_kernel_resolve(k, load->device, &kd);
+    }
+}
+
+static void rt_module_load_at_init(rt_device *d)
+{
+    struct rt_init_load load = { d, rt_module_eager() };
+    if (load.eager)
+        RT_TRACE("CUDA_MODULE_LOADING=EAGER: loading every module on device %d", d->ordinal);
+    rt_module_foreach(rt_module_load_one, &load);
+}
+
 static rt_module *rt_module_of(void **handle)
 {
     return handle ? (rt_module *)*handle : NULL;
@@ -294,6 +381,9 @@ RT_API void **__cudaRegisterFatBinary(void *fatCubin)
     m->next = rt_modules;
     rt_modules = m;
     pthread_mutex_unlock(&rt_registry_lock);
+    /* From the first registration on, a context that starts loads what loads with it. */
+    rt_device_set_init_hook(rt_module_load_at_init);
+    rt_summary_set_census(rt_census);
     rt_early_init_start();        /* MINICUDART_EARLY_INIT: the first registration starts it */
     return handle;
 }
@@ -349,7 +439,10 @@ static void rt_module_free(rt_module *m)
 {
     for (rt_kernel *k = m->kernels, *next; k; k = next) {
         next = k->next;
-        rt_function_forget(k);
+        rt_kernel_forget_hook *forget = atomic_load_explicit(&rt_forget_hook,
+                                                             memory_order_acquire);
+        if (forget)
+            forget(k);
         rt_kernel_dev *all = atomic_load(&k->dev);
         for (int slot = 0; all && slot < rt_slot_count; slot++) {
             free(all[slot].layout);

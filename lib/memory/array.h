@@ -7,7 +7,7 @@
 #ifndef MINICUDART_ARRAY_H
 #define MINICUDART_ARRAY_H
 
-#include "internal.h"
+#include "memory/memory.h"
 
 /* The driver's element format for a channel descriptor: CUarray_format plus the channel count.
  * Plain kinds (signed, unsigned, float) need x > 0, the non-zero sizes first and all equal, and

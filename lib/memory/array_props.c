@@ -12,7 +12,7 @@
  */
 #include <string.h>
 
-#include "array.h"
+#include "memory/array.h"
 
 _Static_assert(cudaArraySparsePropertiesSingleMipTail == CU_ARRAY_SPARSE_PROPERTIES_SINGLE_MIPTAIL,
                "sparse property flags differ");

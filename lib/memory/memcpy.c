@@ -13,7 +13,7 @@
  */
 #include <string.h>
 
-#include "memory.h"
+#include "memory/memory.h"
 
 /* How an operation is ordered. */
 typedef struct rt_order {

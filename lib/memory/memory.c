@@ -18,7 +18,7 @@
  */
 #include <string.h>
 
-#include "memory.h"
+#include "memory/memory.h"
 
 RT_API cudaError_t cudaMalloc(void **devPtr, size_t size)
 {

@@ -1,12 +1,24 @@
 /*
- * memory.h - what memory.c, memory_host.c, memcpy.c and memory_batch.c share, and the prototypes
- * of their per-thread-stream entry points (the toolkit declares those only under
- * CUDA_API_PER_THREAD_DEFAULT_STREAM).
+ * memory/memory.h - what the rooms of memory share, and the prototypes of their per-thread-stream
+ * entry points (the toolkit declares those only under CUDA_API_PER_THREAD_DEFAULT_STREAM).
+ *
+ *   memory.c        cudaMalloc and friends, symbols (__device__ / __constant__ variables)
+ *   memcpy.c        cudaMemcpy*, cudaMemset*: linear copies, 2D and 3D
+ *   memory_host.c   pinned and registered host memory, managed memory, prefetch and advice
+ *   memory_batch.c  cudaMemcpyBatchAsync and kin
+ *   mempool.c       stream-ordered allocation (cudaMallocAsync) and memory pools
+ *   array.c         CUDA arrays: channel formats, create and free (array.h)
+ *   array_props.c   what an array is: descriptors, planes, sparse and memory requirements
+ *   array_copy.c    copies to, from and between arrays (the cudaMemcpy*Array family)
+ *   texture.c       texture and surface objects
+ *
+ * Below: load/ (a symbol is a registered variable), device/, core/.  A layer of one rank with
+ * launch/ and stream/: none of the three calls another.
  */
 #ifndef MINICUDART_MEMORY_H
 #define MINICUDART_MEMORY_H
 
-#include "internal.h"
+#include "load/load.h"
 
 /* Whether kind is one of the five cudaMemcpyKind values. */
 static inline bool rt_memcpy_kind_valid(enum cudaMemcpyKind kind)
@@ -31,7 +43,24 @@ cudaError_t rt_symbol_side(const void *symbol, size_t count, size_t offset,
  * whose elements are not whole bytes per texel (block-compressed, planar YUV). */
 size_t rt_array_element_size(const CUDA_ARRAY3D_DESCRIPTOR *desc);
 
+/* ---- mempool.c ------------------------------------------------------------------------------ */
 
+/* Enters the thread's context (current) and checks a device number (target). */
+cudaError_t rt_pool_device(int device, rt_device **current, rt_device **target);
+
+/* ---- the _ptds and _ptsz variants ------------------------------------------------------------ */
+
+RT_API cudaError_t cudaMemcpy_ptds(void *dst, const void *src, size_t count,
+                                   enum cudaMemcpyKind kind);
+RT_API cudaError_t cudaMemset_ptds(void *devPtr, int value, size_t count);
+RT_API cudaError_t cudaMemcpyToSymbol_ptds(const void *symbol, const void *src, size_t count,
+                                           size_t offset, enum cudaMemcpyKind kind);
+RT_API cudaError_t cudaMemcpyFromSymbol_ptds(void *dst, const void *symbol, size_t count,
+                                             size_t offset, enum cudaMemcpyKind kind);
+RT_API cudaError_t cudaMallocAsync_ptsz(void **devPtr, size_t size, cudaStream_t hStream);
+RT_API cudaError_t cudaFreeAsync_ptsz(void *devPtr, cudaStream_t hStream);
+RT_API cudaError_t cudaMallocFromPoolAsync_ptsz(void **ptr, size_t size, cudaMemPool_t memPool,
+                                                cudaStream_t stream);
 RT_API cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t count,
                                         enum cudaMemcpyKind kind, cudaStream_t stream);
 RT_API cudaError_t cudaMemsetAsync_ptsz(void *devPtr, int value, size_t count,

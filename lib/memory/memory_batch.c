@@ -21,7 +21,7 @@
  */
 #include <stddef.h>
 
-#include "memory.h"
+#include "memory/memory.h"
 
 /* ---- the runtime's batch types are the driver's --------------------------------------------- */
 

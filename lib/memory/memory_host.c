@@ -10,7 +10,7 @@
  */
 #include <string.h>
 
-#include "memory.h"
+#include "memory/memory.h"
 
 _Static_assert(cudaHostAllocPortable == CU_MEMHOSTALLOC_PORTABLE &&
                cudaHostAllocMapped == CU_MEMHOSTALLOC_DEVICEMAP &&

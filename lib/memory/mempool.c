@@ -13,7 +13,7 @@
  *
  * In the _ptsz variants stream 0 means the thread's per-thread stream.
  */
-#include "graph.h"
+#include "memory/memory.h"
 
 _Static_assert(sizeof(struct cudaMemPoolProps) == sizeof(CUmemPoolProps),
                "pool properties differ");

@@ -21,7 +21,7 @@
  */
 #include <string.h>
 
-#include "array.h"
+#include "memory/array.h"
 
 /* ---- descriptors ---------------------------------------------------------------------------- */
 
@@ -355,4 +355,33 @@ RT_API cudaError_t cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc *pRe
     if (e == cudaSuccess)
         rt_resource_from_cu(&cu_res, pResDesc);
     RT_RETURN(e);
+}
+
+/* ---- the device's limit for linear textures of a format --------------------------------- */
+
+/* The runtime describes the element by a channel descriptor, the driver by (CUarray_format,
+ * channel count): translated as cudaMallocArray does.  A descriptor the driver cannot represent is
+ * cudaErrorInvalidChannelDescriptor, as cudaMallocArray answers (measured on the H200; the
+ * documentation names only cudaErrorInvalidValue).  The driver documents
+ * CUDA_ERROR_INVALID_CONTEXT for it, so the context is entered first. */
+RT_API cudaError_t cudaDeviceGetTexture1DLinearMaxWidth(size_t *maxWidthInElements,
+                                                        const struct cudaChannelFormatDesc *fmtDesc,
+                                                        int device)
+{
+    RT_ENTER();
+    if (!maxWidthInElements || !fmtDesc)
+        RT_RETURN(cudaErrorInvalidValue);
+    rt_device *d;
+    cudaError_t e = rt_context_enter(&d);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    if (device < 0 || device >= rt_device_count)
+        RT_RETURN(cudaErrorInvalidDevice);
+    CUarray_format format;
+    unsigned channels;
+    e = rt_channel_to_format(fmtDesc, &format, &channels);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
+    RT_RETURN(rt_driver_result(d, rt_drv.cuDeviceGetTexture1DLinearMaxWidth(
+        maxWidthInElements, format, channels, rt_devices[device].cu)));
 }

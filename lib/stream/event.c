@@ -7,7 +7,7 @@
  * cudaEventRecordWithFlags); the driver validates them.  cudaEventRecord's _ptsz variant differs
  * only in what stream 0 means (rt_stream).
  */
-#include "stream.h"
+#include "stream/stream.h"
 
 _Static_assert(cudaEventDefault == CU_EVENT_DEFAULT &&
                cudaEventBlockingSync == CU_EVENT_BLOCKING_SYNC &&

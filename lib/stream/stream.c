@@ -19,7 +19,7 @@
  */
 #include <stdlib.h>
 
-#include "stream.h"
+#include "stream/stream.h"
 
 /* A runtime stream attribute value is the driver's, byte for byte. */
 _Static_assert(sizeof(cudaStreamAttrValue) == sizeof(CUstreamAttrValue),

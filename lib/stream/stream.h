@@ -5,12 +5,12 @@
  * Streams and events are the driver's own handles: cudaStream_t is CUstream and cudaEvent_t is
  * CUevent, never wrapped, so a stream made here can be handed to cuBLAS or to driver-API code.
  * 0, cudaStreamLegacy (0x1) and cudaStreamPerThread (0x2) reach the driver unchanged; in a _ptsz
- * entry point 0 becomes CU_STREAM_PER_THREAD (rt_stream in internal.h).
+ * entry point 0 becomes CU_STREAM_PER_THREAD (rt_stream in core/core.h).
  */
 #ifndef MINICUDART_STREAM_H
 #define MINICUDART_STREAM_H
 
-#include "internal.h"
+#include "device/device.h"
 
 /*
  * The exit of the query functions (cudaStreamQuery, cudaEventQuery, cudaEventElapsedTime).
@@ -27,24 +27,6 @@ static inline cudaError_t rt_exit_query(const char *api, cudaError_t e)
     return rt_exit(api, e);
 }
 #define RT_RETURN_QUERY(e) return rt_exit_query(__func__, (e))
-
-/*
- * Enters the thread's context for a call on `stream` and/or `event` (NULL: none), refusing one
- * that a cudaDeviceReset destroyed (handles.c) before the driver follows it: a stream is then
- * cudaErrorInvalidResourceHandle and an event cudaErrorDeviceUninitialized, NVIDIA's answers
- * (measured on the H200).
- */
-static inline cudaError_t rt_enter_with(cudaStream_t stream, cudaEvent_t event, rt_device **d)
-{
-    cudaError_t e = rt_context_enter(d);
-    if (e != cudaSuccess)
-        return e;
-    if (stream && rt_handle_stale(RT_HANDLE_STREAM, stream))
-        return cudaErrorInvalidResourceHandle;
-    if (event && rt_handle_stale(RT_HANDLE_EVENT, event))
-        return cudaErrorDeviceUninitialized;
-    return cudaSuccess;
-}
 
 /* ---- the per-thread-default-stream variants (PROTOCOL.md section 3.6) ------------------------ */
 

@@ -1,5 +1,5 @@
 /*
- * fake_cuda135.h - lib/cuda135.h (the types and codes of CUDA 13.1-13.5 for a build against
+ * fake_cuda135.h - lib/core/cuda135.h (the types and codes of CUDA 13.1-13.5 for a build against
  * 13.0's headers) and what the fake and its tests need of 13.5's cuda.h that cuda135.h does not
  * declare (yet): under a FAKE_ prefix, with the 13.5 name beside each.  Layouts are 13.5's.
  */
@@ -8,7 +8,7 @@
 
 #include <cuda.h>
 
-#include "../../lib/cuda135.h"
+#include "../../lib/core/cuda135.h"
 
 #define FAKE_HOST_TASK_BLOCKING 0u                         /* CU_HOST_TASK_BLOCKING */
 #define FAKE_HOST_TASK_SPINWAIT 1u                         /* CU_HOST_TASK_SPINWAIT */

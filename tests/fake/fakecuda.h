@@ -2,7 +2,7 @@
  * fakecuda.h - the inspection and control API of the fake CUDA driver (libfakecuda.so).
  *
  * The fake is a test double for libcuda.so.1: it exports cuGetProcAddress_v2 and hands out its
- * own implementation of every entry point in lib/driver_api.def.  Everything happens in host
+ * own implementation of every entry point in lib/core/driver_api.def.  Everything happens in host
  * memory: device pointers are host pointers, a module is a parsed copy of the cubin or PTX text,
  * and a launch is recorded (and, when a test registered one, run by a host implementation of the
  * kernel).  It is never shipped and never talks to a GPU.

@@ -8,12 +8,12 @@
 //
 // No graphics headers are needed to build this: libEGL.so.1 and libOpenGL.so.0 (GLVND) are
 // opened with dlopen at run time, and the few EGL and GL functions and constants used are
-// declared here; the CUDA interop prototypes come from lib/graphics_types.h.  Prints codes,
+// declared here; the CUDA interop prototypes come from lib/interop/graphics_types.h.  Prints codes,
 // sizes and checks, never pointers.
 // gpu-flags: -Wno-deprecated-declarations
 #include "gpu_check.h"
 
-#include "../../lib/graphics_types.h"
+#include "../../lib/interop/graphics_types.h"
 
 #include <stdint.h>
 

@@ -2,11 +2,11 @@
 // buffer objects, EGL images and EGLStreams, EGL syncs, VDPAU), one case each, with no GL
 // context, no EGL display and no VDPAU device anywhere: what both runtimes answer for objects
 // that cannot exist (the runner and the line format: misuse.h).  The GL/EGL/VDPAU types come
-// from lib/graphics_types.h, so that no graphics library's headers are needed to build this.
+// from lib/interop/graphics_types.h, so that no graphics library's headers are needed to build this.
 // gpu-flags: -Wno-deprecated-declarations
 #include "misuse.h"
 
-#include "../../lib/graphics_types.h"
+#include "../../lib/interop/graphics_types.h"
 
 #define GL_TEXTURE_2D 0x0DE1
 

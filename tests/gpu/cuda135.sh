@@ -25,7 +25,7 @@
 # gives what they lack: cuBLAS, cuFFT, cuRAND, cuSPARSE (conf_interop) and libcuda's stub, found
 # after the wheels' folder and, but for the stub, on the runpath (the GPU machine has them at
 # the same place).  minicudart itself is built by CMake with that 13.0 toolkit, on purpose: it
-# is C, it must build on a machine with only 13.0 (lib/cuda135.h declares what 13.5 added), and
+# is C, it must build on a machine with only 13.0 (lib/core/cuda135.h declares what 13.5 added), and
 # the same library serves programs built by either nvcc.  Only the programs are 13.5's.
 #
 # Programs whose only device code is PTX (ptx_only, rdc_ptx, force_ptx, force_ptx_rdc) are

@@ -1,4 +1,4 @@
-// life_early_init.cu - MINICUDART_EARLY_INIT (lib/early_init.c): the driver started on a
+// life_early_init.cu - MINICUDART_EARLY_INIT (lib/device/early_init.c): the driver started on a
 // background thread at the first fatbin registration.  One mode per run:
 //   work     the program spins until the thread has done its work (against the fake: until the
 //            fake saw the thread's calls; on a GPU 300 ms), then a round trip works, and the

@@ -50,7 +50,7 @@ if [ -z "${CUDA_LIB:-}" ]; then
     CUDA_LIB=$CUDA_HOME/lib64
     [ -d "$CUDA_LIB" ] || CUDA_LIB=$CUDA_HOME/lib
 fi
-# Step 1's toolkit: minicudart is C and needs no particular nvcc (lib/cuda135.h declares what
+# Step 1's toolkit: minicudart is C and needs no particular nvcc (lib/core/cuda135.h declares what
 # 13.5 added when the headers are older), so a 13.5 round builds it with the 13.0 toolkit.
 MINICUDART_NVCC=${MINICUDART_CUDA_HOME:-$CUDA_HOME}/bin/nvcc
 BENCH_ROUNDS=${BENCH_ROUNDS:-5}
@@ -437,8 +437,8 @@ main() {
         trace_res=FAIL
         MINICUDART_TRACE=1 timeout -k 5 60 "$W/bin/vadd.minicudart" >"$W/run/trace.out" 2>"$W/run/trace.err"
         local trc=$? image launch
-        # lib/module.c: "module P on device D (sm_90): <choice>", "module P: loaded SASS sm_90 ...";
-        # lib/launch.c: "launch <kernel> grid ... block ...".
+        # lib/load/module.c: "module P on device D (sm_90): <choice>", "module P: loaded SASS sm_90 ...";
+        # lib/launch/launch.c: "launch <kernel> grid ... block ...".
         image=$(grep -E '^minicudart: module .*(on device|loaded)' "$W/run/trace.err" | head -n 4)
         launch=$(grep -E '^minicudart: launch ' "$W/run/trace.err" | head -n 2)
         echo "== MINICUDART_TRACE=1 vadd: exit $trc, $(grep -c '^minicudart: ' "$W/run/trace.err") trace lines; image and launch lines:"

@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "internal.h"
+#include "launch/launch.h"
 
 static void error_names_and_strings_are_nvidias(void **state)
 {

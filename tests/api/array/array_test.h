@@ -16,7 +16,7 @@ static inline struct cudaExtent make_cudaExtent(size_t w, size_t h, size_t d)
     return e;
 }
 
-/* The fake's own array test API (tests/fake/fake_array.c), found with dlsym. */
+/* The fake's own array test API (tests/fake/memory/fake_array.c), found with dlsym. */
 typedef void (*fake_array_live_fn)(size_t *arrays, size_t *mipmaps, size_t *objects);
 typedef void *(*fake_array_storage_fn)(void *array, size_t *bytes);
 

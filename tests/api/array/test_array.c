@@ -3,7 +3,7 @@
  * on both the returned code and the thread's last error. */
 #include "array_test.h"
 
-/* Declared by lib/array.h for the runtime; the toolkit shows them only to per-thread builds. */
+/* Declared by lib/memory/array.h for the runtime; the toolkit shows them only to per-thread builds. */
 cudaError_t cudaMemcpy2DToArray_ptds(cudaArray_t dst, size_t wOffset, size_t hOffset,
                                      const void *src, size_t spitch, size_t width, size_t height,
                                      enum cudaMemcpyKind kind);

@@ -1,6 +1,6 @@
 /* test_array_props.c - cudaArrayGetPlane, the sparse property queries and the memory
- * requirements of mipmapped arrays (lib/array_props.c) against the fake driver
- * (tests/fake/fake_array_props.c): what reaches the driver, what comes back, and every error
+ * requirements of mipmapped arrays (lib/memory/array_props.c) against the fake driver
+ * (tests/fake/memory/fake_array_props.c): what reaches the driver, what comes back, and every error
  * path on both the returned code and the thread's last error.  argv[1] "without_driver_support"
  * runs the one test meant for a driver whose query entry points are hidden. */
 #include "array_test.h"

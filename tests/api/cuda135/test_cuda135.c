@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "cuda135.h"
+#include "core/cuda135.h"
 
 const void *k135_three_stub(void);
 const void *k135_none_stub(void);

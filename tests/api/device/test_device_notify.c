@@ -2,12 +2,12 @@
  * test_device_notify.c - what the driver tells the program on its own, over the fake driver with
  * two devices: async notifications (cudaDeviceRegisterAsyncNotification: the runtime's trampoline
  * must call the user's callback with translated arguments) and the error log (cudaLogs*).  The
- * fake speaks only when its test hooks (tests/fake/fake_notify.h) say so.  Each check asserts the
+ * fake speaks only when its test hooks (tests/fake/device/fake_notify.h) say so.  Each check asserts the
  * returned code and the thread's last error.  argv[1] names the test.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "e2e.h"
-#include "fake_notify.h"
+#include "device/fake_notify.h"
 
 #include <cuda.h>
 #include <dlfcn.h>

@@ -1,6 +1,6 @@
-/* test_external.c - imported memory and semaphores (lib/external.c) and the graph nodes that
- * signal and wait on semaphores (lib/graph_extsem.c), over the fake driver
- * (tests/fake/fake_external.c): a memfd stands for the exporting API's memory.  What reaches the
+/* test_external.c - imported memory and semaphores (lib/interop/external.c) and the graph nodes that
+ * signal and wait on semaphores (lib/graph/graph_extsem.c), over the fake driver
+ * (tests/fake/interop/fake_external.c): a memfd stands for the exporting API's memory.  What reaches the
  * driver (the fake's call log), what comes back, the trace, and every error path asserted on both
  * the returned code and the thread's last error. */
 #define _GNU_SOURCE

@@ -9,7 +9,7 @@
 #include <cuda.h>
 #include <stdio.h>
 
-/* The fake's fixed width and its capability sets (tests/fake/fake_query.c). */
+/* The fake's fixed width and its capability sets (tests/fake/memory/fake_query.c). */
 #define FAKE_WIDTH ((size_t)1 << 28)
 #define INT_CAPS (cudaAtomicCapabilitySigned | cudaAtomicCapabilityUnsigned | \
                   cudaAtomicCapabilityScalar32 | cudaAtomicCapabilityScalar64)

@@ -1,7 +1,7 @@
 /*
  * test_hidden.c - the runtime's undeclared entry points over the fake driver:
  * __cudaGetProcAddress, cudaGetExportTable, __cudaRegisterHostVar and __cudaRegisterUnifiedTable
- * (lib/entry_point.c, lib/register.c, lib/module_link.c).  The images are registered here the
+ * (lib/core/entry_point.c, lib/load/register.c, lib/load/module_link.c).  The images are registered here the
  * way nvcc's constructors would register them: a PTX fatbin built from hand-written PTX.
  * argv[1] names the test.
  */

@@ -1,11 +1,11 @@
 /* graphics_test.h - what the graphics area's tests share: the fake's call log and its graphics
- * hooks (tests/fake/fake_graphics.c, fake_graphics_egl.c), found with dlsym. */
+ * hooks (tests/fake/interop/fake_graphics.c, fake_graphics_egl.c), found with dlsym. */
 #ifndef MINICUDART_GRAPHICS_TEST_H
 #define MINICUDART_GRAPHICS_TEST_H
 
 #include "e2e.h"
 
-#include "graphics_types.h"
+#include "interop/graphics_types.h"
 
 #include <dlfcn.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* layout_nv.c - the sizes and offsets of the EGL frame structures as NVIDIA's own headers
  * (cuda_egl_interop.h, cudaEGL.h) lay them out, for test_graphics_egl.c to compare with
- * lib/graphics_types.h's copies.  Those headers need <EGL/egl.h>; where it is not installed the
+ * lib/interop/graphics_types.h's copies.  Those headers need <EGL/egl.h>; where it is not installed the
  * table is empty and the comparison is skipped (the copies are then checked only on the GPU,
  * against NVIDIA's runtime, by tests/gpu/conf_graphics.cu). */
 #include <stddef.h>

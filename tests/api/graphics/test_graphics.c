@@ -1,5 +1,5 @@
-/* test_graphics.c - OpenGL interop and graphics resources (lib/graphics.c) against the fake
- * driver (tests/fake/fake_graphics.c): what reaches the driver, the map/unmap lifecycle, the
+/* test_graphics.c - OpenGL interop and graphics resources (lib/interop/graphics.c) against the fake
+ * driver (tests/fake/interop/fake_graphics.c): what reaches the driver, the map/unmap lifecycle, the
  * mapped pointer and arrays used by the runtime's copies and textures, the legacy buffer
  * objects, and every error path on both the returned code and the thread's last error.  argv[1]
  * "without_driver_support" runs the one test meant for a driver whose entry points are hidden. */

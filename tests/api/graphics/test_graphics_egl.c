@@ -1,5 +1,5 @@
-/* test_graphics_egl.c - EGL and VDPAU interop (lib/graphics_egl.c) against the fake driver
- * (tests/fake/fake_graphics_egl.c): EGL frames translated from the driver's CUeglFrame and back,
+/* test_graphics_egl.c - EGL and VDPAU interop (lib/interop/graphics_egl.c) against the fake driver
+ * (tests/fake/interop/fake_graphics_egl.c): EGL frames translated from the driver's CUeglFrame and back,
  * EGLStreams end to end, events from EGL syncs, and what a machine without EGL or VDPAU
  * answers; every error on both the returned code and the thread's last error.  The structure
  * layouts are compared with NVIDIA's headers where those can be compiled (layout_nv.c). */

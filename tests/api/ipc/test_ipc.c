@@ -1,6 +1,6 @@
 /*
- * test_ipc.c - memory, events and pools shared between processes (lib/ipc.c) over the fake
- * driver (tests/fake/fake_ipc.c; FAKECUDA_IPC=1 puts device blocks in shared memfds).
+ * test_ipc.c - memory, events and pools shared between processes (lib/interop/ipc.c) over the fake
+ * driver (tests/fake/interop/fake_ipc.c; FAKECUDA_IPC=1 puts device blocks in shared memfds).
  *
  * Group "errors": the argument checks, the driver's answers as the runtime translates them, and
  * the trace; every check asserts the returned code and the thread's last error afterwards.

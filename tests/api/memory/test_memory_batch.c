@@ -1,6 +1,6 @@
 /*
  * test_memory_batch.c - cudaMemcpyBatchAsync, cudaMemcpy3DBatchAsync and the prefetch and
- * discard batches (lib/memory_batch.c) against the fake driver (tests/fake/fake_batch.c): the
+ * discard batches (lib/memory/memory_batch.c) against the fake driver (tests/fake/memory/fake_batch.c): the
  * data that moves, what reaches the driver, and every error path on both the returned code and
  * the thread's last error.  argv[1] picks one test (all when absent); the "without driver
  * support" test runs with the driver's batch entry points hidden.
@@ -10,7 +10,7 @@
 #include <cuda.h>
 #include <stdio.h>
 
-/* Declared by lib/memory.h for the runtime; the toolkit shows them only to per-thread builds. */
+/* Declared by lib/memory/memory.h for the runtime; the toolkit shows them only to per-thread builds. */
 cudaError_t cudaMemcpyBatchAsync_ptsz(void *const *dsts, const void *const *srcs,
                                       const size_t *sizes, size_t count,
                                       struct cudaMemcpyAttributes *attrs, size_t *attrsIdxs,

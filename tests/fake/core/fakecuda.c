@@ -1,5 +1,5 @@
 /*
- * fakecuda.c - a fake CUDA driver for tests: every entry point of lib/driver_api.def, on host
+ * fakecuda.c - a fake CUDA driver for tests: every entry point of lib/core/driver_api.def, on host
  * memory, reached only through cuGetProcAddress_v2 (like the runtime reaches the real one).
  *
  * What it models, and how strictly:

@@ -38,7 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fake_stream.h"
+#include "stream/fake_stream.h"
 
 #define FAKE_EXPORT __attribute__((visibility("default")))
 

@@ -31,7 +31,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "fake_internal.h"
-#include "fake_notify.h"
+#include "device/fake_notify.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -31,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fake_graph.h"
+#include "graph/fake_graph.h"
 
 typedef struct fake_session {
     fake_graph *graph;

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fake_graph.h"
+#include "graph/fake_graph.h"
 
 ptr_vec fake_graphs, fake_execs;       /* live user-side graphs and executable graphs */
 

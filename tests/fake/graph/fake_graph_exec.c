@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fake_graph.h"
+#include "graph/fake_graph.h"
 
 static int graph_has_cycle(const fake_graph *g)
 {

@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fake_graph.h"
+#include "graph/fake_graph.h"
 
 static unsigned graph_ids;
 
@@ -337,7 +337,7 @@ static CUresult CUDAAPI f_cuGraphNodeSetParams_v2(CUgraphNode node, CUgraphNodeP
  * cuGraphDebugDotPrint (11.3), in the shape driver 580 prints (H200): the graph as a cluster
  * labelled with its id, each node named after the graph's id and its own local id, with its
  * handle when CU_GRAPH_DEBUG_DOT_FLAGS_HANDLES is set, then the edges.  The runtime reads the
- * graph's id back from the label (lib/graph_ids.c).  Child graphs are not drawn.
+ * graph's id back from the label (lib/graph/graph_ids.c).  Child graphs are not drawn.
  */
 static CUresult CUDAAPI f_cuGraphDebugDotPrint(CUgraph graph, const char *path, unsigned flags)
 {

@@ -24,8 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fake_array.h"
-#include "fake_graph.h"
+#include "memory/fake_array.h"
+#include "graph/fake_graph.h"
 
 /* ---- per-kind parameters -------------------------------------------------------------------- */
 

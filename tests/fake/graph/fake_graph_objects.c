@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fake_graph.h"
+#include "graph/fake_graph.h"
 
 static ptr_vec conds;                  /* live conditional handles */
 

@@ -26,8 +26,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fake_array.h"
-#include "fake_graph.h"
+#include "memory/fake_array.h"
+#include "graph/fake_graph.h"
 
 #define FAKE_EXPORT __attribute__((visibility("default")))
 

@@ -2,7 +2,7 @@
  * fake_graphics.c - the fake driver's graphics interop: OpenGL buffers and images registered as
  * resources, mapping, their mapped pointer and arrays, the legacy buffer objects
  * (EGL and VDPAU: fake_graphics_egl.c).  The GL/EGL/VDPAU types come from
- * lib/graphics_types.h (the toolkit's interop headers need the graphics libraries' own).
+ * lib/interop/graphics_types.h (the toolkit's interop headers need the graphics libraries' own).
  *
  * What it models, and how strictly:
  *   - No GL context exists until a test says one does (fake_graphics_set_gl_context): until
@@ -36,10 +36,10 @@
  *     EGL every image, stream and sync is CUDA_ERROR_INVALID_VALUE.
  *   - VDPAU is absent: every VdpDevice and surface is CUDA_ERROR_INVALID_VALUE.
  */
-#include "fake_array.h"
+#include "memory/fake_array.h"
 #include "fake_internal.h"
 
-#include "fake_graphics.h"
+#include "interop/fake_graphics.h"
 
 #include <stdlib.h>
 #include <string.h>

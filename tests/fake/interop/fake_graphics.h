@@ -7,7 +7,7 @@
 
 #include "fake_internal.h"
 
-#include "../../lib/graphics_types.h"
+#include "../../../lib/interop/graphics_types.h"
 
 enum { RES_BUFFER, RES_IMAGE, RES_EGL };
 

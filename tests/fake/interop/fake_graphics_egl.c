@@ -3,7 +3,7 @@
  * resources of fake_graphics.c), their mapped frames, EGLStreams, events from EGL syncs; VDPAU.
  * What it models: see fake_graphics.c.
  */
-#include "fake_graphics.h"
+#include "interop/fake_graphics.h"
 
 #include <stdlib.h>
 #include <string.h>

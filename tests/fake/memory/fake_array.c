@@ -19,7 +19,7 @@
  *     with CUDA_ARRAY3D_SURFACE_LDST.
  * Arrays are not freed by a context reset (fake_ctx_destroy, fakecuda.c); tests destroy them.
  */
-#include "fake_array.h"
+#include "memory/fake_array.h"
 #include "fake_internal.h"
 
 #include <stdlib.h>

@@ -16,7 +16,7 @@
  *   - Memory requirements of a mipmapped array: its levels, each rounded up to 64 KiB, aligned
  *     to 64 KiB; only with CUDA_ARRAY3D_DEFERRED_MAPPING (else CUDA_ERROR_INVALID_VALUE).
  */
-#include "fake_array.h"
+#include "memory/fake_array.h"
 #include "fake_internal.h"
 
 #include <string.h>

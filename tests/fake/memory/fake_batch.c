@@ -24,7 +24,7 @@
  * The call log shows the batch: its sizes (the first four) and locations, for the tests to check
  * the translation.
  */
-#include "fake_array.h"
+#include "memory/fake_array.h"
 #include "fake_internal.h"
 
 #include <stdio.h>

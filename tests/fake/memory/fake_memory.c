@@ -9,7 +9,7 @@
  * fake_array_lookup.  Streams are checked with fake_stream_check; asynchronous work runs at
  * once.  A prefetch moves the residency that cuMemGetLocationInfo reports (fake_residency.c).
  */
-#include "fake_array.h"
+#include "memory/fake_array.h"
 #include "fake_internal.h"
 
 #include <stdlib.h>

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fake_graph.h"
+#include "graph/fake_graph.h"
 
 /* ---- memory pools --------------------------------------------------------------------------- */
 

@@ -33,7 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fake_stream.h"
+#include "stream/fake_stream.h"
 
 #define FAKE_PRIORITY_LEAST 0
 #define FAKE_PRIORITY_GREATEST (-5)

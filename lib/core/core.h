@@ -1,0 +1,223 @@
+/*
+ * core/core.h - the bottom layer: what every room of the runtime may use, and what calls nothing
+ * above it.
+ *
+ *   driver.c       every driver entry point, resolved once through cuGetProcAddress
+ *   errors.c       CUresult -> cudaError_t, the per-thread last error, sticky errors
+ *   summary.c      MINICUDART_SUMMARY's counters and the clock of every runtime call
+ *   trace.c        MINICUDART_TRACE=1: each step as it happens
+ *   lifetime.c     exit, fork, the main program's address range, `minicudart run`'s notice
+ *   entry_point.c  cudaGetDriverEntryPoint: the driver's own functions handed out
+ *
+ * Internal names carry the prefix rt_; every CUDA name is public, everything else hidden.
+ * lib/README.md draws the layers above this one.
+ */
+#ifndef MINICUDART_CORE_H
+#define MINICUDART_CORE_H
+
+#include <cuda.h>
+#include <cudaTypedefs.h>
+#include <cuda_runtime_api.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cuda135.h"
+
+#define RT_API __attribute__((visibility("default")))
+#define RT_HIDDEN __attribute__((visibility("hidden")))
+
+/* ---- driver.c: the one table of driver entry points ---------------------------------------- */
+
+struct rt_driver {
+#define DRIVER_FN(name, version) PFN_##name##_v##version name;
+#define DRIVER_FN_OPTIONAL(name, version) PFN_##name##_v##version name;
+#define DRIVER_FN_PTDS(name, version) PFN_##name##_v##version##_ptds name##_ptds;
+#define DRIVER_FN_PTSZ(name, version) PFN_##name##_v##version##_ptsz name##_ptsz;
+#define DRIVER_FN_NEWER(field, name, version) PFN_##name##_v##version field;
+#include "driver_api.def"
+#undef DRIVER_FN
+#undef DRIVER_FN_OPTIONAL
+#undef DRIVER_FN_PTDS
+#undef DRIVER_FN_PTSZ
+#undef DRIVER_FN_NEWER
+    int version;                  /* cuDriverGetVersion, e.g. 13000 */
+};
+
+/* The table, filled once.  Valid only after rt_driver_load() returned cudaSuccess. */
+extern struct rt_driver rt_drv;
+
+/* Loads the driver library, resolves every entry point, calls cuInit(0); once per process,
+ * thread-safe.  Returns the same error on every call if that first attempt failed. */
+cudaError_t rt_driver_load(void);
+/* The driver library rt_driver_load opens: MINICUDART_DRIVER, else libcuda.so.1. */
+const char *rt_driver_path(void);
+/* An optional entry point (DRIVER_FN_OPTIONAL), asked after rt_driver_load: cudaSuccess when the
+ * driver has it (present), else cudaErrorNotSupported, with "<api>: the driver has no <entry>: not
+ * implemented" in the trace. */
+cudaError_t rt_driver_optional(bool present, const char *api, const char *entry);
+/* The same for an entry of a driver newer than 13.0 that a 13.5 function needs and cannot do
+ * without: cudaErrorCallRequiresNewerDriver (NVIDIA's 13.5 runtime's answer on such a driver),
+ * with the reason in the trace. */
+cudaError_t rt_driver_newer(bool present, const char *api, const char *entry);
+
+/* The runtime ABI minicudart implements: NVIDIA's CUDA 13.5 (cudaRuntimeGetVersion), whichever
+ * toolkit's headers it was built with. */
+#define RT_RUNTIME_VERSION 13050
+
+/* ---- errors.c ------------------------------------------------------------------------------- */
+
+cudaError_t rt_error_from_cu(CUresult r);
+bool rt_error_is_sticky(cudaError_t e);
+const char *rt_error_name(cudaError_t e);
+
+/* Records e as the calling thread's last error (when it is not cudaSuccess), traces it with the
+ * name of the API call that raised it, and returns it.  Every public entry point leaves through
+ * this, so the last-error rules hold by construction.  Success, the common case on the launch
+ * path, costs a compare: the call happens only for a failure. */
+cudaError_t rt_exit_error(const char *api, cudaError_t e);
+static inline cudaError_t rt_exit(const char *api, cudaError_t e)
+{
+    return e == cudaSuccess ? e : rt_exit_error(api, e);
+}
+#define RT_RETURN(e) return rt_exit(__func__, (e))
+
+/* Set while the process is exiting: later calls answer cudaErrorCudartUnloading. */
+extern atomic_bool rt_unloading;
+/* Set by the first registration or driver load: some CUDA call reached this runtime (the exit
+ * notice of `minicudart run` says when none did: lifetime.c). */
+extern atomic_bool rt_reached;
+
+/* ---- summary.c ------------------------------------------------------------------------------ */
+
+/* MINICUDART_SUMMARY=1: counted as the program runs, printed at exit.  Off, each counting point
+ * costs a relaxed load and a branch. */
+extern atomic_int rt_summary_level;
+bool rt_summary_read_env(void);
+static inline bool rt_summary_on(void)
+{
+    int level = atomic_load_explicit(&rt_summary_level, memory_order_relaxed);
+    return level < 0 ? rt_summary_read_env() : level == 1;
+}
+void rt_summary_load(int kind, uint64_t ns);       /* kind: 0 SASS, 1 PTX, 2 JIT-linked */
+void rt_summary_error(cudaError_t e, const char *name);
+void rt_summary_alloc(size_t bytes);
+void rt_summary_free(size_t bytes);
+void rt_summary_launch_count(void);
+
+/* The registry's part of the table printed at exit: load/register.c installs its census at the
+ * first registration (the bottom layer does not see the registry). */
+enum { RT_SUMMARY_TOP = 10 };
+struct rt_summary_kernel {
+    const char *name;
+    unsigned long long launches;
+    dim3 grid, block;                          /* the last launch's shape */
+};
+struct rt_summary_census {
+    size_t modules, kernels, vars;
+    struct rt_summary_kernel top[RT_SUMMARY_TOP];   /* the most launched first */
+    size_t top_count;
+};
+typedef void rt_summary_census_hook(struct rt_summary_census *out);
+void rt_summary_set_census(rt_summary_census_hook *hook);
+
+/* Runtime calls by function, with their host time.  Every public entry point begins with
+ * RT_ENTER(): a record of its own (static, listed on first use) and a clock that the compiler
+ * stops at every return, through the cleanup attribute, so that no return path escapes it.  A
+ * public function called from inside another is not counted again: the outermost call owns the
+ * time.  Off, entry costs the relaxed load and branch of rt_summary_on, exit a compare. */
+struct rt_call_stat {
+    const char *name;
+    atomic_ullong calls, ticks;   /* ticks of summary.c's clock, turned into ns at exit */
+    atomic_bool listed;
+    struct rt_call_stat *next;
+};
+struct rt_call_clock {
+    struct rt_call_stat *stat;    /* NULL: the summary is off */
+    uint64_t t0;                  /* 0: a nested call */
+};
+struct rt_call_clock rt_call_begin_counted(struct rt_call_stat *s);
+void rt_call_end_counted(struct rt_call_clock *c);
+static inline struct rt_call_clock rt_call_begin(struct rt_call_stat *s)
+{
+    if (!rt_summary_on())
+        return (struct rt_call_clock){ NULL, 0 };
+    return rt_call_begin_counted(s);
+}
+static inline void rt_call_end(struct rt_call_clock *c)
+{
+    if (c->stat)
+        rt_call_end_counted(c);
+}
+#define RT_ENTER()                                                                                \
+    static struct rt_call_stat rt_call_stat_ = { .name = __func__ };                              \
+    struct rt_call_clock rt_call_clock_ __attribute__((cleanup(rt_call_end))) =                   \
+        rt_call_begin(&rt_call_stat_)
+
+/* ---- trace.c -------------------------------------------------------------------------------- */
+
+extern atomic_int rt_trace_level;       /* -1 not read yet, 0 off, 1 text, 2 JSON timeline */
+void rt_trace_init(void);
+void rt_trace_emit(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static inline bool rt_tracing(void)
+{
+    int level = atomic_load_explicit(&rt_trace_level, memory_order_relaxed);
+    if (level < 0) {
+        rt_trace_init();
+        level = atomic_load_explicit(&rt_trace_level, memory_order_relaxed);
+    }
+    return level > 0;
+}
+#define RT_TRACE(...) do { if (rt_tracing()) rt_trace_emit(__VA_ARGS__); } while (0)
+uint64_t rt_now_ns(void);
+
+/* Spans of the JSON timeline (MINICUDART_TRACE=FILE.json):
+ *     uint64_t t0 = rt_span_begin();
+ *     ... the step ...
+ *     RT_SPAN_END(t0, "module load", "\"device\":%d", d->ordinal);
+ * args_fmt gives the members of the event's "args" object (JSON, no braces).  With the timeline
+ * off, rt_span_begin answers 0 and the end is a compare. */
+static inline uint64_t rt_span_begin(void)
+{
+    return rt_tracing() && atomic_load_explicit(&rt_trace_level, memory_order_relaxed) == 2
+               ? rt_now_ns() : 0;
+}
+void rt_span_emit(uint64_t t0, const char *name, const char *args_fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+#define RT_SPAN_END(t0, ...) do { if (t0) rt_span_emit((t0), __VA_ARGS__); } while (0)
+void rt_json_escape(char *out, size_t cap, const char *s);   /* the inside of a JSON string */
+
+/* ---- lifetime.c: exit, fork ------------------------------------------------------------------ */
+
+/* Set in a child forked after the driver was initialised: calls answer
+ * cudaErrorInitializationError. */
+extern atomic_bool rt_forked;
+/* Set by driver.c once the driver's entry points are resolved, just before cuInit: a child
+ * forked from then on is one of a process that used the driver. */
+extern atomic_bool rt_driver_resolved;
+/* Whether an address lies in the main program (not in a shared library). */
+bool rt_address_in_program(const void *address);
+
+/* ---- streams: their handles as the driver takes them (stream/ has the calls) ---------------- */
+
+/* The driver stream for a runtime stream.  Streams are the driver's own handles; 0,
+ * cudaStreamLegacy (0x1) and cudaStreamPerThread (0x2) pass unchanged, except that in a _ptsz /
+ * _ptds entry point 0 means this thread's per-thread stream. */
+static inline CUstream rt_stream(cudaStream_t stream, bool per_thread)
+{
+    return per_thread && !stream ? CU_STREAM_PER_THREAD : (CUstream)stream;
+}
+
+/* ---- entry_point.c: its _ptsz variants (the toolkit declares them only under
+ * CUDA_API_PER_THREAD_DEFAULT_STREAM) ---------------------------------------------------------- */
+
+RT_API cudaError_t cudaGetDriverEntryPoint_ptsz(const char *symbol, void **funcPtr,
+                                                unsigned long long flags,
+                                                enum cudaDriverEntryPointQueryResult *status);
+RT_API cudaError_t cudaGetDriverEntryPointByVersion_ptsz(
+    const char *symbol, void **funcPtr, unsigned int cudaVersion, unsigned long long flags,
+    enum cudaDriverEntryPointQueryResult *status);
+
+#endif
