@@ -2,13 +2,14 @@
 """The runtime's link-level graph: which object calls a function (or reads a datum) that another
 object defines, read with nm from a build's objects of lib/.
 
-    tools/link_graph.py [--check] [--dot FILE] OBJDIR
+    tools/link_graph.py [--check] [--dot FILE] [--lib DIR] OBJDIR
 
 OBJDIR is the object folder of a build (build/rel/lib/CMakeFiles/minicudart_objects.dir).
 It prints every cycle (strongly connected component of more than one file), every edge that
 goes from a lower layer of lib/ up to a higher one, and the files per layer. With --check it
-exits 1 when a cycle has more than MAX_CYCLE files, a cycle spans two folders, or an edge goes
-up (a call, or an #include of a higher layer's header): the rules of lib/README.md.
+exits 1 when a cycle has more than MAX_CYCLE files, a cycle spans two folders, an edge goes up
+(a call, or an #include of a higher layer's header) or across to another area of the same
+layer: the rules of lib/README.md.
 """
 import argparse
 import os
@@ -17,8 +18,8 @@ import subprocess
 import sys
 
 # The layers of lib/, bottom first (lib/README.md draws them). A file may call into its own
-# folder and into any folder of a lower rank; folders of one rank (the API areas) may call each
-# other, but not in a ring. A folder not listed is an error: the map has to name it.
+# folder and into any folder of a lower rank; folders of one rank (the API areas) call none of
+# each other. A folder not listed is an error: the map has to name it.
 LAYERS = [
     ("core", 0),
     ("device", 1),
@@ -33,7 +34,7 @@ RANK = dict(LAYERS)
 MAX_CYCLE = 3
 
 
-LIB = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib")
+LIB = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib")   # --lib sets it
 
 
 def objects(objdir):
@@ -142,7 +143,11 @@ def main():
     ap.add_argument("objdir")
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--dot")
+    ap.add_argument("--lib", help="the source tree the objects were built from (default lib/)")
     args = ap.parse_args()
+    if args.lib:
+        global LIB
+        LIB = args.lib
     edges = graph(args.objdir)
     if not edges:
         print(f"link_graph: no objects under {args.objdir}", file=sys.stderr)
@@ -173,6 +178,9 @@ def main():
                 if t in RANK and RANK[t] > RANK[f]:
                     print(f"  up: {name[:-2]} -> {to[:-2]}")
                     failures.append(f"{name} calls up into {to}")
+                elif t in RANK and t != f and RANK[t] == RANK[f]:
+                    print(f"  across: {name[:-2]} -> {to[:-2]}")
+                    failures.append(f"{name} calls {to}, of another area of its layer")
         for name, header in includes():
             f, t = folder(name), folder(header)
             if t not in RANK:
@@ -180,6 +188,9 @@ def main():
             elif RANK[t] > RANK[f]:
                 print(f"  up: {name} includes {header}")
                 failures.append(f"{name} includes {header}, a layer above it")
+            elif t != f and RANK[t] == RANK[f]:
+                print(f"  across: {name} includes {header}")
+                failures.append(f"{name} includes {header}, of another area of its layer")
         for f, rank in LAYERS:
             members = sorted(n[:-2].split("/", 1)[1] for n in edges if folder(n) == f)
             print(f"  layer {rank} {f + '/':9} {len(members):2} files: {' '.join(members)}")
