@@ -3,10 +3,10 @@
  * variables loaded from it on each device.  The order of the seed's path:
  *
  *   register.c      before main: nvcc's constructors record fatbins, kernels and variables
- *   image.c         first use on a device: choose the fatbin entry, decompress it
+ *   image.c         first use on a device: choose the fatbin entry, decompress it; a kernel's
+ *                   parameter layout (.nv.info, the PTX, the driver)
  *   module_link.c   the load options, the library of a module, JIT linking of -rdc images
  *   module.c        load the image, resolve a kernel, unload a closed library's modules
- *   params.c        a kernel's parameter layout (.nv.info, the PTX, the driver)
  *   function.c      cudaFuncSetAttribute and kin: attributes remembered across devices
  *   library.c       cudaLibraryLoad*: kernels of libraries the program loads itself
  *

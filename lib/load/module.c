@@ -10,7 +10,7 @@
  *   2. decompress it (zstd, LZ4, zlib) unless it is stored plain (image.c);
  *   3. load it into the device's primary context with cuModuleLoadDataEx (here);
  *   4. per kernel, at its first launch: cuModuleGetFunction (here), then its parameter layout
- *      (params.c).
+ *      (image.c).
  *
  * Why cuModuleLoadDataEx and not cuLibraryLoadData: the runtime chooses the image itself (so it
  * can say which and why, and report "no image" at the first launch with the right code), so the

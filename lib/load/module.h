@@ -1,6 +1,6 @@
 /*
- * load/module.h - what the rooms of module loading share: image.c (choose, decompress), module.c
- * (load, resolve, unload), params.c (parameter layouts) and module_link.c (the load options, the
+ * load/module.h - what the rooms of module loading share: image.c (choose, decompress, the
+ * parameter layout), module.c (load, resolve, unload) and module_link.c (the load options, the
  * one library shared by every device, and JIT linking of -rdc images).
  */
 #ifndef MINICUDART_MODULE_H
@@ -60,7 +60,7 @@ void rt_module_drop_library(rt_module *m);
 /* MINICUDART_FORCE_PTX=1: SASS is never chosen (image.c). */
 bool rt_force_ptx(void);
 
-/* params.c, step 4b: the parameter layout of kernel k, whose function is f, from what was loaded
+/* image.c, step 4b: the parameter layout of kernel k, whose function is f, from what was loaded
  * for it (md: NULL for a library's kernel).  NULL: no layout known, and the launch passes
  * nvcc's argument array through.  Called under module.c's load lock. */
 rt_param_layout *rt_layout_build(rt_kernel *k, CUfunction f, rt_module_dev *md);
