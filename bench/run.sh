@@ -6,13 +6,17 @@
 #   driver  the driver API alone (-lcuda), kernels from an embedded nvcc -fatbin: the floor
 #   drvxx   the same driver program built as C++ (g++, libstdc++ loaded like every nvcc-built
 #           program): the floor for resident memory; run for the start-up test only
-# run INTERLEAVED (for each benchmark: mini static shared driver, then the next benchmark; the
-# whole thing $ROUNDS times), each run a separate process.  The table of medians comes LAST.
+#   before  (BENCH_BEFORE_LIB=path/to/libminicudart.a) the same programs linked with another
+#           build of minicudart, e.g. the commit before a change: a before/after table follows
+# run INTERLEAVED (for each benchmark: mini [before] static shared driver, then the next
+# benchmark; the whole thing $ROUNDS times), each run a separate process.  The table of medians
+# comes LAST.
 #
 # usage (repository root):  bash bench/run.sh
 # environment: OUT (default build-bench/out), BENCH_BUDGET_S (270), BENCH_ROUNDS (5),
 #              BENCH_REPORT_ONLY=1 (only redo the table from build-bench/bench/raw.txt),
 #              BENCH_MANY_KERNELS (2000), CUDA_HOME (/usr/local/cuda), BENCH_ARCH (sm_90),
+#              BENCH_BEFORE_LIB (a libminicudart.a to compare with: the "before" variant),
 #              BENCH_TESTS (which benchmarks; default all: "startup startup_jit launch mem graph
 #              many_lazy many_eager"; the launch parts run only when it names launch)
 # $OUT gets summary.txt (table, spreads, sizes) and logs.tar.gz (build logs, every run's
@@ -33,7 +37,9 @@ SM=${BENCH_ARCH:-sm_90}
 ARCH="-gencode arch=compute_${SM#sm_},code=$SM"
 S=$ROOT/bench/src
 JOBS=$(nproc 2>/dev/null || echo 4); [ "$JOBS" -gt 16 ] && JOBS=16
+BEFORE_LIB=${BENCH_BEFORE_LIB:-}
 VARIANTS="mini static shared driver drvxx"
+[ -n "$BEFORE_LIB" ] && VARIANTS="mini before static shared driver drvxx"
 TESTS=${BENCH_TESTS:-"startup startup_jit launch mem graph many_lazy many_eager"}
 ARCH_PTX="-gencode arch=compute_${SM#sm_},code=compute_${SM#sm_}"
 START_NS=$(date +%s%N)
@@ -90,6 +96,7 @@ link_nv() {  # link_nv OBJ NAME: the static and shared NVIDIA variants
             -Xlinker -rpath -Xlinker "$CUDA_LIB"
 }
 link_mini() { bounded 120 "$NVCC" $ARCH -cudart=none "$1" -o "$B/bin/$2.mini" "${MINI_LIBS[@]}"; }
+link_before() { bounded 120 "$NVCC" $ARCH -cudart=none "$1" -o "$B/bin/$2.before" "$BEFORE_LIB" -ldl -lpthread; }
 build_driver() {  # build_driver NAME SRC FATBIN [cflags]
     bounded 120 gcc -std=c11 -O2 -I"$S" -I"$CUDA_HOME/include" -DFATBIN_PATH="\"$3\"" ${4:-} \
         "$S/$2" -o "$B/bin/$1.driver" -L"$CUDA_LIB/stubs" -lcuda
@@ -118,6 +125,11 @@ built minicudart && built rt_o && job bench_mini link_mini "$B/obj/rt_bench.o" b
 built minicudart && built many_o && job many_mini link_mini "$B/obj/many.o" many
 built parts_o && job parts_nv bounded 120 "$NVCC" $ARCH "$B/obj/parts.o" -o "$B/bin/parts.static"
 built minicudart && built parts_o && job parts_mini link_mini "$B/obj/parts.o" parts
+if [ -n "$BEFORE_LIB" ]; then
+    built rt_o && job bench_before link_before "$B/obj/rt_bench.o" bench
+    built many_o && job many_before link_before "$B/obj/many.o" many
+    built parts_o && job parts_before link_before "$B/obj/parts.o" parts
+fi
 built fatbin && job bench_driver build_driver bench drv_bench.c "$B/obj/kernels.fatbin"
 built fatbin && job bench_drvxx build_drvxx
 built rt_ptx_o && job ptx_nv link_nv "$B/obj/rt_bench_ptx.o" bench_ptx
@@ -187,7 +199,7 @@ done
 : >"$B/parts.txt"
 case " $TESTS " in *" launch "*) PARTS_ROUNDS=$ROUNDS ;; *) PARTS_ROUNDS=0 ;; esac
 for r in $(seq 1 "$PARTS_ROUNDS"); do
-    for v in mini static; do
+    for v in mini ${BEFORE_LIB:+before} static; do
         [ -x "$B/bin/parts.$v" ] && [ "$(remaining)" -gt 10 ] || continue
         BENCH_PARTS=1 BENCH_LABEL=$v timeout 60 "$B/bin/parts.$v" 20000 2>/dev/null |
             awk -v r="$r" '$1 == "bench_launch" && $6 == "ok" { print r, $2, $3, $4 }' >>"$B/parts.txt"
@@ -260,6 +272,17 @@ table() {  # table median|spread
             }
         }' "$B/stats.txt" "$RUNS" -
 }
+before_table() {  # BENCH_BEFORE_LIB: this build against the other one, same runs interleaved
+    [ -n "$BEFORE_LIB" ] || return 0
+    echo "before/after: minicudart as built here (after) and $BEFORE_LIB (before), medians and spreads"
+    echo "$METRICS" | tr ' ' '\n' | grep . | awk '
+        FILENAME == ARGV[1] { med[$1, $2] = $3; sp[$1, $2] = $4 "-" $5 " (" $6 ")"; next }
+        { split($0, mt, ":"); m = mt[1]
+          if (!((m, "mini") in med) || !((m, "before") in med)) next
+          printf "  %-24s after %10.4g  %-22s before %10.4g  %-22s after/before %.3f\n", m,
+              med[m, "mini"], sp[m, "mini"], med[m, "before"], sp[m, "before"],
+              med[m, "before"] ? med[m, "mini"] / med[m, "before"] : 0 }' "$B/stats.txt" -
+}
 rss_note() {  # the floors: the C driver program, and the same program as C++ (drvxx)
     awk '$1 == "startup_rss_kb" { r[$2] = $3 } END {
         n = split("driver drvxx", F, " ")
@@ -311,6 +334,7 @@ smaps_note() {  # per mapping: kB resident in minicudart / NVIDIA static / the C
     echo
     echo "many_*: one launch of $PICK out of $NMANY kernels; startup: one <<<1,32>>> k4 launch + sync"
     parts_note
+    before_table
     rss_note
     smaps_note
     echo
