@@ -108,7 +108,7 @@ typedef CUresult (CUDAAPI *PFN_cuStreamBeginRecaptureToGraph_v13030)(
     CUgraphRecaptureCallback callbackFunc, void *userData);
 typedef PFN_cuStreamBeginRecaptureToGraph_v13030 PFN_cuStreamBeginRecaptureToGraph_v13030_ptsz;
 /* 13.4 reads CUgraphNodeParams with 13.5's members (a host node's sync mode and context); the
- * 12.3 forms ignore them. */
+ * 12.3 forms read those bytes as unused ones of the union, which must be zero (graph_params.c). */
 typedef CUresult (CUDAAPI *PFN_cuGraphAddNode_v13040)(CUgraphNode *phGraphNode, CUgraph hGraph,
                                                        const CUgraphNode *dependencies,
                                                        const CUgraphEdgeData *dependencyData,

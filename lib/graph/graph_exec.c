@@ -9,7 +9,23 @@
  * (graph_params.c).  The runtime records every executable it makes (handles.c), so that one a
  * cudaDeviceReset destroyed is refused instead of handed to the driver.
  *
- * In the _ptsz variants stream 0 means the thread's per-thread stream.
+ * The driver's steps.  Instantiation checks what adding nodes did not (the structure: a cycle,
+ * for one) and builds the executable; a graph with memory allocation or free nodes, or with
+ * device-updatable kernel nodes, may have only one executable at a time.  cudaGraphUpload puts
+ * an executable on the device without running it, and cudaGraphLaunch runs all of it as one
+ * piece of work in a stream: behind the earlier work there and behind earlier launches of the
+ * same executable, one launch at a time (a graph runs concurrently with itself only as several
+ * executables).  cudaGraphExecUpdate brings an executable in line with a graph of the same
+ * topology, and the per-node edits do that for one node, for later launches only: never one
+ * already enqueued or running.
+ *
+ * The launch path is the context check, the stale-handle check (one inline load until some device
+ * has been reset: device.h), the stream translation and the driver call.  In one process on the
+ * H200, cudaGraphLaunch took 1.027 times the host time of cuGraphLaunch itself (the median of
+ * 200 pairs: docs/performance.md).
+ *
+ * In the _ptsz variants (instantiation with parameters, upload, launch: PROTOCOL.md 3.6) stream 0
+ * means the thread's per-thread stream; the other calls take no stream.
  */
 #include <string.h>
 
@@ -20,6 +36,11 @@ _Static_assert(sizeof(cudaGraphInstantiateParams) == sizeof(CUDA_GRAPH_INSTANTIA
 _Static_assert(sizeof(cudaGraphExecUpdateResultInfo) == sizeof(CUgraphExecUpdateResultInfo),
                "exec update result differs");
 
+/* A cudaDeviceReset destroys every executable made in the reset context, and NVIDIA's runtime
+ * crashes on one used afterwards (measured on the H200: tests/gpu/conf_misuse_reset.cu, the crash
+ * listed in tests/gpu/expected_differences.txt).  minicudart answers
+ * cudaErrorInvalidResourceHandle instead, NVIDIA's answer for a stream from before a reset.  An
+ * executable this runtime did not make, or made in a foreign context, is never stale. */
 cudaError_t rt_graph_exec_enter(cudaGraphExec_t exec, rt_device **d)
 {
     cudaError_t e = rt_context_enter(d);
@@ -30,7 +51,10 @@ cudaError_t rt_graph_exec_enter(cudaGraphExec_t exec, rt_device **d)
 
 /* ---- instantiating, launching, updating ----------------------------------------------------- */
 
-/* The result of an instantiation: a new executable graph is recorded (handles.c). */
+/* The result of an instantiation: a new executable graph is recorded (handles.c), with the slot
+ * of the context it was made in and that context's generation, which a reset moves on (not in a
+ * foreign context, which cudaDeviceReset does not destroy).  A failed instantiation has nothing to
+ * record. */
 static cudaError_t rt_instantiated(rt_device *d, CUresult r, cudaGraphExec_t *exec)
 {
     cudaError_t e = rt_driver_result(d, r);
@@ -39,6 +63,11 @@ static cudaError_t rt_instantiated(rt_device *d, CUresult r, cudaGraphExec_t *ex
     return e;
 }
 
+/* cudaGraphInstantiate and ...WithFlags take the same arguments in the 13 headers, and cuda.h
+ * defines cuGraphInstantiate as cuGraphInstantiateWithFlags: one driver call serves both.  The
+ * flags are the driver's numbers: free on launch what the last launch left allocated (1), launch
+ * from the device too (4), kernel nodes' own priorities (8); upload (2) belongs to WithParams,
+ * which names the stream. */
 RT_API cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
                                         unsigned long long flags)
 {
@@ -61,6 +90,13 @@ RT_API cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec, cu
                               pGraphExec));
 }
 
+/* The runtime's parameters mirror the driver's (sizes asserted above) but are copied, not cast:
+ * the upload stream of a _ptsz call must become CU_STREAM_PER_THREAD for 0.  That stream matters
+ * only with cudaGraphInstantiateFlagUpload, whose upload follows the instantiation in it.  The
+ * driver's answers go back whatever the call answered, since they explain a failure
+ * (cudaGraphInstantiateInvalidStructure and one of the offending nodes, for one); the result
+ * codes are the driver's numbers, and `cu` starts zeroed, so one the driver did not write reads
+ * as 0 and NULL. */
 static cudaError_t rt_instantiate_with_params(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
                                               cudaGraphInstantiateParams *params,
                                               bool per_thread)
@@ -97,6 +133,10 @@ RT_API cudaError_t cudaGraphInstantiateWithParams_ptsz(cudaGraphExec_t *pGraphEx
     RT_RETURN(rt_instantiate_with_params(pGraphExec, graph, instantiateParams, true));
 }
 
+/* The whole executable as one piece of work in the stream (above).  If an earlier launch left
+ * allocations unfreed and the executable was not instantiated with
+ * cudaGraphInstantiateFlagAutoFreeOnLaunch, the driver refuses the launch
+ * (cudaErrorInvalidValue). */
 static cudaError_t rt_graph_launch(cudaGraphExec_t exec, cudaStream_t stream, bool per_thread)
 {
     rt_device *d;
@@ -118,6 +158,9 @@ RT_API cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t graphExec, cudaStream_t 
     RT_RETURN(rt_graph_launch(graphExec, stream, true));
 }
 
+/* The executable put on the device in stream order, behind the stream's work and the earlier
+ * launches, without running it; uploads of one executable are serialised.  Memory the stream
+ * has cached backs the executable's allocations. */
 static cudaError_t rt_graph_upload(cudaGraphExec_t exec, cudaStream_t stream, bool per_thread)
 {
     rt_device *d;
@@ -139,6 +182,10 @@ RT_API cudaError_t cudaGraphUpload_ptsz(cudaGraphExec_t graphExec, cudaStream_t 
     RT_RETURN(rt_graph_upload(graphExec, stream, true));
 }
 
+/* A launch still running is not stopped: the driver frees the executable when it completes.  The
+ * record goes first because once the driver has freed it, another thread's instantiation may get
+ * the same address, whose new record a later removal would take.  One from before a reset is
+ * refused like every call on it; its record stays until the address is handed out again. */
 RT_API cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec)
 {
     RT_ENTER();
@@ -150,7 +197,13 @@ RT_API cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec)
     RT_RETURN(rt_driver_result(d, rt_drv.cuGraphExecDestroy(graphExec)));
 }
 
-/* resultInfo may be NULL: the update is made all the same, as NVIDIA's runtime does (H200). */
+/* Every node of hGraphExec takes the parameters of the node paired with it in hGraph, which must
+ * have the same topology.  Where that is impossible the driver updates nothing and answers
+ * cudaErrorGraphExecUpdateFailure, with the reason in result (the topology, a node's type, its
+ * function, parameters or attributes changed in a way the executable cannot follow, or something
+ * unsupported), the node in errorNode, and for a dependency that does not match, that dependency
+ * in errorFromNode.  resultInfo may be NULL: the update is made all the same, as NVIDIA's runtime
+ * does (H200).  So the driver writes into a zeroed copy of its own, handed over field by field. */
 RT_API cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
                                        cudaGraphExecUpdateResultInfo *resultInfo)
 {
@@ -170,6 +223,8 @@ RT_API cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t h
     RT_RETURN(e);
 }
 
+/* The flags of the instantiation, less cudaGraphInstantiateFlagUpload, which does not change the
+ * executable.  They come through a cuuint64_t: uint64_t, a type other than unsigned long long. */
 RT_API cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t graphExec, unsigned long long *flags)
 {
     RT_ENTER();
@@ -183,8 +238,20 @@ RT_API cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t graphExec, unsigned lon
     RT_RETURN(e);
 }
 
-/* ---- editing one node of an executable graph ------------------------------------------------ */
+/* ---- editing one node of an executable graph ------------------------------------------------
+ *
+ * The node is named by its handle in the graph the executable was instantiated from, and must
+ * still be in it; the edit reaches later launches only, and leaves that graph's node as it was.
+ * What may change depends on the kind (the driver's table, at cuGraphExecNodeSetParams): a kernel
+ * node anything but its function's context (nor may a new function start using dynamic
+ * parallelism or device-side graph calls); a memcpy or memset node its 1D operands, from the same
+ * contexts as before (a memset its value too); host and event nodes anything; an external
+ * semaphore node anything but the number of semaphores (graph_extsem.c); a child graph node its
+ * parameters, topology kept; memory allocation and free nodes nothing.
+ */
 
+/* The generic form (CUDA 12.2): cudaGraphNodeParams translated as for cudaGraphAddNode
+ * (graph_params.c). */
 RT_API cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t graphExec, cudaGraphNode_t node,
                                               struct cudaGraphNodeParams *nodeParams)
 {
@@ -199,6 +266,10 @@ RT_API cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t graphExec, cudaGra
     RT_RETURN(e);
 }
 
+/* func, a host stub or a cudaKernel_t, is resolved to this device's CUfunction as a launch would
+ * resolve it (graph_params.c); the driver copies the arguments during the call.  For NULL
+ * pNodeParams NVIDIA's runtime crashes (H200, tests/gpu/expected_differences.txt); minicudart
+ * answers cudaErrorInvalidValue. */
 RT_API cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec,
                                                     cudaGraphNode_t node,
                                                     const struct cudaKernelNodeParams *pNodeParams)
@@ -214,7 +285,10 @@ RT_API cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec,
     RT_RETURN(e);
 }
 
-/* Sets a memcpy node of exec to a copy already translated (or whose translation failed: e). */
+/* Sets a memcpy node of exec to a copy already translated (or whose translation failed: e).  The
+ * driver's call also takes the context the copy runs in, which the runtime's does not name: the
+ * context this thread works in, d->context (the device's primary context, or the foreign one the
+ * program made current). */
 static cudaError_t rt_exec_set_memcpy(cudaError_t e, rt_device *d, cudaGraphExec_t exec,
                                       cudaGraphNode_t node, const CUDA_MEMCPY3D *copy)
 {
@@ -237,6 +311,9 @@ RT_API cudaError_t cudaGraphExecMemcpyNodeSetParams(cudaGraphExec_t hGraphExec,
     RT_RETURN(rt_exec_set_memcpy(e, d, hGraphExec, node, &copy));
 }
 
+/* The three forms below build the CUDA_MEMCPY3D as their cudaGraphAddMemcpyNode... counterparts
+ * do (graph_params.c): a 1D copy of count bytes, then copies to and from a __device__ or
+ * __constant__ variable, offset bytes into it, at its address on this device. */
 RT_API cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t hGraphExec,
                                                       cudaGraphNode_t node, void *dst,
                                                       const void *src, size_t count,
@@ -275,6 +352,8 @@ RT_API cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol(cudaGraphExec_t hG
     RT_RETURN(rt_exec_set_memcpy(e, d, hGraphExec, node, &copy));
 }
 
+/* The new destination must be memory of the same kind, context and device as the old; a 2D
+ * memset keeps its dimensions.  The context argument is the one a copy gets (above). */
 RT_API cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t hGraphExec,
                                                     cudaGraphNode_t node,
                                                     const struct cudaMemsetParams *pNodeParams)
@@ -290,6 +369,8 @@ RT_API cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t hGraphExec,
                                                                        ctx)));
 }
 
+/* cudaHostNodeParams and CUDA_HOST_NODE_PARAMS are the same two members, a function and its
+ * argument, of the same size (asserted in graph_params.c): cast. */
 RT_API cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t hGraphExec,
                                                   cudaGraphNode_t node,
                                                   const struct cudaHostNodeParams *pNodeParams)
@@ -303,7 +384,9 @@ RT_API cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t hGraphExec,
                                      (const CUDA_HOST_NODE_PARAMS *)pNodeParams)));
 }
 
-/* childGraph must have the shape of the node's graph: only parameters change. */
+/* childGraph must have the shape of the node's graph: only parameters change.  Its topology and
+ * the order its nodes were added in must match, and the update goes down into the child graph's
+ * own child graphs, under cudaGraphExecUpdate's rules. */
 RT_API cudaError_t cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t hGraphExec,
                                                         cudaGraphNode_t node,
                                                         cudaGraph_t childGraph)
@@ -314,6 +397,8 @@ RT_API cudaError_t cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t hGraphEx
                                                                            childGraph)));
 }
 
+/* The event a node records, or below waits for, at later launches (events are the driver's CUevent
+ * handles: stream.h). */
 RT_API cudaError_t cudaGraphExecEventRecordNodeSetEvent(cudaGraphExec_t hGraphExec,
                                                         cudaGraphNode_t hNode, cudaEvent_t event)
 {
@@ -333,7 +418,7 @@ RT_API cudaError_t cudaGraphExecEventWaitNodeSetEvent(cudaGraphExec_t hGraphExec
 }
 
 /* A disabled node does nothing at launch, as if it were empty; the driver allows it for kernel,
- * memcpy and memset nodes. */
+ * memcpy and memset nodes.  The node keeps its parameters, and enabling it again restores it. */
 RT_API cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode,
                                            unsigned int isEnabled)
 {
@@ -342,6 +427,7 @@ RT_API cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t hGraphExec, cudaGraph
     RT_RETURN(rt_driver_result(d, rt_drv.cuGraphNodeSetEnabled(hGraphExec, hNode, isEnabled)));
 }
 
+/* 1 for an enabled node, 0 for a disabled one, for the same three kinds. */
 RT_API cudaError_t cudaGraphNodeGetEnabled(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode,
                                            unsigned int *isEnabled)
 {

@@ -10,9 +10,20 @@
  * The generic form (cudaGraphAddNode with cudaGraphNodeTypeExtSemaphoreSignal / ...Wait) passes
  * through graph_params.c the same way; stream capture of cudaSignalExternalSemaphoresAsync and
  * cudaWaitExternalSemaphoresAsync makes these nodes in the driver.
+ *
+ * At launch a signal node signals its semaphores once every node it depends on has completed,
+ * and the nodes after a wait node start once its waits are satisfied.  Each semaphore is paired
+ * with the parameters of the same index, of which the semaphore's type picks the member that
+ * counts: a fence value, the key of a keyed mutex (with a timeout for a wait), or an NvSciSync
+ * fence.  cudaExternalSemaphore_t is the driver's CUexternalSemaphore, handed out unchanged
+ * (external.c), although the toolkit names the struct it points to otherwise (CUextSemaphore_st
+ * in cuda.h, CUexternalSemaphore_st in driver_types.h): the parameters pass by a cast of the
+ * whole struct, which the assertions below make safe.
  */
 #include "graph/graph.h"
 
+/* Same size, and numExtSems where the driver's is (both arrays come first, in the same order); the
+ * node types have the driver's numbers, for cudaGraphNodeGetType (graph.c). */
 _Static_assert(sizeof(struct cudaExternalSemaphoreSignalNodeParams) ==
                        sizeof(CUDA_EXT_SEM_SIGNAL_NODE_PARAMS) &&
                    offsetof(struct cudaExternalSemaphoreSignalNodeParams, numExtSems) ==
@@ -28,12 +39,19 @@ _Static_assert((int)cudaGraphNodeTypeExtSemaphoreSignal ==
                    (int)cudaGraphNodeTypeExtSemaphoreWait == (int)CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT,
                "external semaphore node types differ");
 
-/* Parameters the driver can read: present, and arrays wherever there is a semaphore. */
+/* Parameters the driver can read: present, and arrays wherever there is a semaphore.  With a
+ * count and NULL arrays NVIDIA's runtime crashes in both Add calls (H200,
+ * tests/gpu/expected_differences.txt); minicudart answers cudaErrorInvalidValue in every call
+ * here.  The semaphores themselves are not looked at: cudaSignalExternalSemaphoresAsync and
+ * cudaWaitExternalSemaphoresAsync (external.c) refuse a NULL one and one a reset destroyed, but
+ * these calls hand each entry to the driver as it is. */
 static bool rt_extsem_params_ok(const void *params, const void *sems, const void *values,
                                 unsigned count)
 {
     return params && (!count || (sems && values));
 }
+/* For either kind of parameters, whose members share their names; for a NULL p no member is
+ * read. */
 #define RT_EXTSEM_OK(p) \
     rt_extsem_params_ok((p), (p) ? (p)->extSemArray : NULL, (p) ? (p)->paramsArray : NULL, \
                         (p) ? (p)->numExtSems : 0)
@@ -53,6 +71,8 @@ RT_API cudaError_t cudaGraphAddExternalSemaphoresSignalNode(
                                      (const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *)nodeParams)));
 }
 
+/* The arrays that come back are the node's own (above); a node of another kind is the driver's to
+ * refuse.  The wait node's getter below works the same way. */
 RT_API cudaError_t cudaGraphExternalSemaphoresSignalNodeGetParams(
     cudaGraphNode_t hNode, struct cudaExternalSemaphoreSignalNodeParams *params_out)
 {
@@ -75,6 +95,8 @@ RT_API cudaError_t cudaGraphExternalSemaphoresSignalNodeSetParams(
                                      hNode, (const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *)nodeParams)));
 }
 
+/* In an executable graph (graph_exec.c) the semaphores and their parameters may change, for later
+ * launches, but not their number: the driver does not support that. */
 RT_API cudaError_t cudaGraphExecExternalSemaphoresSignalNodeSetParams(
     cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode,
     const struct cudaExternalSemaphoreSignalNodeParams *nodeParams)

@@ -9,7 +9,8 @@
  *
  *   cudaGraphNodeGetParams           the node's type (cuGraphNodeGetType) and the getter of that
  *                                    kind (cuGraphKernelNodeGetParams, ...), in the generic form;
- *                                    conditional and batch nodes have no getter there: refused
+ *                                    conditional nodes have no getter there, and batch nodes none
+ *                                    that the runtime uses: refused
  *   cudaGraphGetId                   the driver numbers every graph, and cudaGraphDebugDotPrint
  *                                    shows the number as the graph's cluster label "graph_<id>":
  *                                    which is the id 13.5 documents ("matches that referenced by
@@ -22,6 +23,11 @@
  *
  * cudaGraphConditionalHandleCreate_v2 needs nothing new from the driver: the 12.3 entry point
  * already takes the context, which is what an execution context is (exec_ctx.c).
+ *
+ * Whether the driver has an entry point is whether its field of rt_drv is non-NULL: driver.c asks
+ * cuGetProcAddress for each at the ABI version of its signature (driver_graph.def) and drops
+ * every optional one above the driver's own version (rt_driver_drop_newer), so on driver 580 all
+ * of 13.1 to 13.4 are NULL and none is called with a signature the driver does not have.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -32,6 +38,10 @@
 
 #include "graph/graph.h"
 
+/* The first form with a context of the caller's choosing, a green context's, say: a conditional
+ * node, its handle and the kernels of its bodies share one context (cuda.h).  NULL is the current
+ * device's, as in the first form (NVIDIA's 13.5 runtime accepts it on driver 580:
+ * ../shared/reference/CUDA135.md). */
 RT_API cudaError_t cudaGraphConditionalHandleCreate_v2(cudaGraphConditionalHandle *pHandle_out,
                                                        cudaGraph_t graph,
                                                        cudaExecutionContext_t ctx,
@@ -61,13 +71,20 @@ static cudaError_t rt_graph_dot_id(CUgraph graph, unsigned *id)
 {
     if (!rt_drv.cuGraphDebugDotPrint)
         return rt_driver_newer(false, "cudaGraphGetId", "cuGraphGetId or cuGraphDebugDotPrint");
+    /* The driver writes the DOT to a path it opens itself.  An anonymous in-memory file gives it
+     * one (/proc/self/fd/N) with no name in any directory, so it collides with no other file and
+     * needs no writable one, and it vanishes with the last descriptor: nothing is left behind. */
     int fd = memfd_create("minicudart-graph-id", MFD_CLOEXEC);
     if (fd < 0)
         return rt_driver_newer(false, "cudaGraphGetId (no memfd for the DOT)", "cuGraphGetId");
     char path[64];
     snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    /* Flags 0, not verbose: the cluster label is in that DOT too (conf_cuda135_served.cu prints
+     * its graph's DOT with 0 and finds the label). */
     CUresult r = rt_drv.cuGraphDebugDotPrint(graph, path, 0);
     cudaError_t e = rt_error_from_cu(r);
+    /* Only the beginning is read: the outermost graph's label is the first one.  pread from
+     * offset 0, whatever this descriptor's offset: the driver wrote through its own. */
     char head[4096];
     ssize_t got = e == cudaSuccess ? pread(fd, head, sizeof head - 1, 0) : -1;
     close(fd);
@@ -78,6 +95,8 @@ static cudaError_t rt_graph_dot_id(CUgraph graph, unsigned *id)
     const char *at = strstr(head, label);
     char *end = NULL;
     unsigned long value = at ? strtoul(at + sizeof label - 1, &end, 10) : 0;
+    /* Digits and then the closing quote, in an unsigned int: anything else is a DOT of a form this
+     * code does not know, and the answer is then that of a driver without cuGraphGetId. */
     if (!at || !end || *end != '"' || value > UINT32_MAX) {
         RT_TRACE("cudaGraphGetId: the driver's DOT has no graph label where expected");
         return rt_driver_newer(false, "cudaGraphGetId", "cuGraphGetId");
@@ -88,6 +107,10 @@ static cudaError_t rt_graph_dot_id(CUgraph graph, unsigned *id)
     return cudaSuccess;
 }
 
+/* On the H200 the ids read from the DOT were distinct for distinct graphs, the same when asked
+ * again, and the label of the graph's own DOT (tests/gpu/conf_cuda135_served.cu, under
+ * minicudart; NVIDIA's 13.5 runtime answers cudaErrorCallRequiresNewerDriver there).  The
+ * arguments come first, on any driver: this function is answered, not refused, on driver 580. */
 RT_API cudaError_t cudaGraphGetId(cudaGraph_t hGraph, unsigned int *graphID)
 {
     RT_ENTER();
@@ -99,6 +122,10 @@ RT_API cudaError_t cudaGraphGetId(cudaGraph_t hGraph, unsigned int *graphID)
     RT_RETURN(rt_graph_dot_id(hGraph, graphID));
 }
 
+/* The four below need the driver's own entry point, and check in NVIDIA's order: the driver's
+ * age before the arguments, so that on driver 580 even NULL arguments are answered with
+ * cudaErrorCallRequiresNewerDriver, as NVIDIA's 13.5 runtime answers them (conf_misuse_cuda135.cu
+ * compares the two on the H200). */
 RT_API cudaError_t cudaGraphExecGetId(cudaGraphExec_t hGraphExec, unsigned int *graphID)
 {
     RT_ENTER();
@@ -108,6 +135,8 @@ RT_API cudaError_t cudaGraphExecGetId(cudaGraphExec_t hGraphExec, unsigned int *
         RT_RETURN(e);
     if (!hGraphExec || !graphID)
         RT_RETURN(cudaErrorInvalidValue);
+    /* An executable graph that a cudaDeviceReset destroyed is refused before the driver sees it
+     * (graph.h: rt_graph_exec_enter). */
     if ((e = rt_graph_exec_enter(hGraphExec, &d)) != cudaSuccess)
         RT_RETURN(e);
     RT_RETURN(rt_driver_result(d, rt_drv.cuGraphExecGetId(hGraphExec, graphID)));
@@ -179,15 +208,19 @@ static cudaError_t rt_node_params_by_kind(CUgraphNode node, CUgraphNodeParams *o
         break;
     }
     case CU_GRAPH_NODE_TYPE_MEMCPY:
+        /* The copy only: the per-kind getter names no context, so copyCtx stays NULL. */
         r = rt_drv.cuGraphMemcpyNodeGetParams(node, &out->memcpy.copyParams);
         break;
     case CU_GRAPH_NODE_TYPE_MEMSET: {
+        /* The first form's six members, the beginning of the generic one's; no context. */
         CUDA_MEMSET_NODE_PARAMS set;
         r = rt_drv.cuGraphMemsetNodeGetParams(node, &set);
         memcpy(&out->memset, &set, sizeof set);
         break;
     }
     case CU_GRAPH_NODE_TYPE_HOST: {
+        /* fn and userData; 13.5's sync mode and context stay zero: a driver without the generic
+         * getter took neither for a host node (13.4's cuGraphAddNode_v3 brought them). */
         CUDA_HOST_NODE_PARAMS host;
         r = rt_drv.cuGraphHostNodeGetParams(node, &host);
         out->host.fn = host.fn;
@@ -206,6 +239,9 @@ static cudaError_t rt_node_params_by_kind(CUgraphNode node, CUgraphNodeParams *o
         r = rt_drv.cuGraphEventRecordNodeGetEvent(node, &out->eventRecord.event);
         break;
     case CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL:
+        /* The first form's three members begin the generic one's, so the getter writes in
+         * place; extSemArray and paramsArray are the node's, valid until it is destroyed or set
+         * (cuda.h). */
         r = rt_drv.cuGraphExternalSemaphoresSignalNodeGetParams(
             node, (CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *)&out->extSemSignal);
         break;
@@ -224,6 +260,9 @@ static cudaError_t rt_node_params_by_kind(CUgraphNode node, CUgraphNodeParams *o
         r = rt_drv.cuGraphMemFreeNodeGetParams(node, &out->free.dptr);
         break;
     default:
+        /* The rest: a conditional node, which has no getter of its own in the driver; type 12, the
+         * driver's batch of memory operations, which the runtime's API does not name; 14, 13.5's
+         * batch of copies.  cudaErrorNotSupported is among the function's documented codes. */
         RT_TRACE("cudaGraphNodeGetParams: a node of type %d has no getter of its own in this "
                  "driver (%d): not implemented", (int)type, rt_drv.version);
         return cudaErrorNotSupported;
@@ -231,6 +270,9 @@ static cudaError_t rt_node_params_by_kind(CUgraphNode node, CUgraphNodeParams *o
     return rt_error_from_cu(r);
 }
 
+/* The driver's generic getter where it has one (13.2), else the node's type and the getter of
+ * that kind.  Either way the driver's answer is then given as 13.5's runtime gives it
+ * (rt_graph_node_params_back): a kernel named by its host stub, a copy as cudaMemcpy3DParms. */
 RT_API cudaError_t cudaGraphNodeGetParams(cudaGraphNode_t node,
                                           struct cudaGraphNodeParams *nodeParams)
 {
@@ -274,6 +316,8 @@ typedef struct rt_recapture {
 static pthread_mutex_t rt_recapture_lock = PTHREAD_MUTEX_INITIALIZER;
 static rt_recapture *rt_recaptures;
 
+/* Called by the driver for every node whose parameters the recapture changed (cuda135.h); data
+ * is the stream's record. */
 static CUresult CUDA_CB rt_recapture_trampoline(void *data, CUgraphNode node,
                                                 const CUgraphNodeParams *original,
                                                 const CUgraphNodeParams *recaptured,
@@ -281,6 +325,8 @@ static CUresult CUDA_CB rt_recapture_trampoline(void *data, CUgraphNode node,
 {
     const rt_recapture *rc = data;
     struct cudaGraphNodeParams before, after;
+    /* Parameters the runtime cannot give in its own terms end the recapture too, as a failure
+     * of the callback's would. */
     if (rt_graph_node_params_back(original, rc->d, &before) != cudaSuccess ||
         rt_graph_node_params_back(recaptured, rc->d, &after) != cudaSuccess)
         return CUDA_ERROR_GRAPH_RECAPTURE_FAILURE;
@@ -302,6 +348,8 @@ static void rt_recapture_drop_locked(CUstream s)
         }
 }
 
+/* Called from every cudaStreamEndCapture, so the check without the lock comes first: the list
+ * only ever becomes non-empty under the lock, with a release store. */
 void rt_recapture_end(CUstream stream)
 {
     if (!__atomic_load_n(&rt_recaptures, __ATOMIC_ACQUIRE))
@@ -325,13 +373,18 @@ static cudaError_t rt_begin_recapture(cudaStream_t stream, enum cudaStreamCaptur
         return e;
     if (!graph)
         return cudaErrorInvalidValue;
+    /* Stream 0 of a _ptsz call is the thread's per-thread stream (core.h: rt_stream). */
     CUstream s = rt_stream(stream, per_thread);
+    /* The record exists only when there is a callback to call: without one the driver is given
+     * no trampoline, and nothing needs freeing at the end. */
     rt_recapture *rc = NULL;
     if (callback && callback->callbackFunc) {
         if (!(rc = calloc(1, sizeof *rc)))
             return cudaErrorMemoryAllocation;
         *rc = (rt_recapture){ s, callback->callbackFunc, callback->userData, d, NULL };
     }
+    /* Under the lock from the old record's removal to the new one's publication, so that an
+     * end of capture on another thread sees one or the other. */
     pthread_mutex_lock(&rt_recapture_lock);
     rt_recapture_drop_locked(s);
     CUresult r = rt_drv.cuStreamBeginRecaptureToGraph(s, (CUstreamCaptureMode)mode, graph,

@@ -11,6 +11,13 @@
  *   cudaMemsetParams      becomes CUDA_MEMSET_NODE_PARAMS (a CUdeviceptr, and a context)
  *   cudaGraphNodeParams   the generic form: a union of the above per node type, with a context
  *                         added where the driver's struct has one
+ *
+ * Each translation has its way back, for the Gets: the driver keeps only its own form of a node,
+ * so what a Get answers is rebuilt from it (the host stub from the CUfunction, element counts
+ * from bytes, the copy kind from the memory types).  The generic form is read in 13.5's layout
+ * whatever headers the runtime was built with (cuda135.h's rt135_* mirrors): 13.5 put its new
+ * members into bytes that were padding or reserved in 13.0, which a program built by nvcc 13.0
+ * leaves zero, and zero means "as before" in every one of them.
  */
 #include <string.h>
 
@@ -18,6 +25,8 @@
 #include "graph/graph.h"
 #include "memory/memory.h"
 
+/* What passes through or is copied in place rests on these: a toolkit whose layouts differ
+ * fails to build instead of handing the driver misplaced members. */
 _Static_assert(sizeof(struct cudaGraphNodeParams) == sizeof(CUgraphNodeParams),
                "generic node parameters differ");
 _Static_assert(offsetof(struct cudaGraphNodeParams, kernel) == offsetof(CUgraphNodeParams, kernel),
@@ -65,17 +74,21 @@ _Static_assert((int)cudaGraphNodeTypeConditional == (int)CU_GRAPH_NODE_TYPE_COND
 /* A kernel node's `func` that names no kernel: NULL is cudaErrorInvalidDeviceFunction, as for a
  * launch; any other pointer is cudaErrorInvalidValue in NVIDIA's 13.5 runtime (its 13.0 answered
  * cudaErrorInvalidResourceHandle, as a launch still does; both measured on the H200): 13.5
- * deduces what kind of handle `func` is, and finds none. */
+ * deduces what kind of handle `func` is, and finds none.  A launch keeps the older answer
+ * (load.h: rt_kernel_unknown), so the graph paths have this function of their own. */
 static cudaError_t rt_graph_kernel_unknown(const void *func)
 {
     RT_TRACE("kernel node: %p is not a registered kernel", func);
     return func ? cudaErrorInvalidValue : cudaErrorInvalidDeviceFunction;
 }
 
-/* Everything of a kernel node but its function. */
+/* Everything of a kernel node but its function.  The runtime's dim3s become the driver's three
+ * unsigned ints each; the argument arrays go as they are, for the driver to copy. */
 static void rt_graph_kernel_shape(const struct cudaKernelNodeParams *p,
                                   CUDA_KERNEL_NODE_PARAMS *out)
 {
+    /* kern and ctx stay NULL: with func set the driver ignores ctx (cuda.h), and the node runs
+     * in the context of the function's module. */
     memset(out, 0, sizeof *out);
     out->gridDimX = p->gridDim.x;
     out->gridDimY = p->gridDim.y;
@@ -88,6 +101,9 @@ static void rt_graph_kernel_shape(const struct cudaKernelNodeParams *p,
     out->extra = p->extra;
 }
 
+/* What a launch does before it launches (launch.c, step 7): the record behind func (a host
+ * stub, or a cudaKernel_t of a registered or a library's kernel: one lookup takes both), its
+ * module loaded on d, its CUfunction there with cudaFuncSetAttribute's settings applied. */
 cudaError_t rt_graph_kernel_params(const struct cudaKernelNodeParams *p, rt_device *d,
                                    CUDA_KERNEL_NODE_PARAMS *out)
 {
@@ -103,10 +119,14 @@ cudaError_t rt_graph_kernel_params(const struct cudaKernelNodeParams *p, rt_devi
     if (e != cudaSuccess)
         return e;
     rt_graph_kernel_shape(p, out);
+    /* Relaxed: rt_kernel_resolve has just read the published function with acquire. */
     out->func = atomic_load_explicit(&kd->function, memory_order_relaxed);
     return cudaSuccess;
 }
 
+/* The way back: which registered kernel has, in one context slot, a given CUfunction.  A walk
+ * over every kernel of every module, under the registry lock: a getter is not on the launch
+ * path. */
 struct rt_function_search {
     CUfunction function;
     size_t slot;
@@ -130,7 +150,8 @@ void rt_graph_kernel_params_back(const CUDA_KERNEL_NODE_PARAMS *in, rt_device *d
     /* The host stub registered for the CUfunction is the runtime's name for the kernel, which
      * is what users compare with their own kernel pointers.  A kernel that was not registered
      * with this runtime (captured from a library, say) keeps the driver's handle: the only name
-     * it has. */
+     * it has.  Only d's slot is searched: a node made while another device was current comes
+     * back with its CUfunction. */
     struct rt_function_search s = { in->func, rt_slot_index(d), NULL };
     if (in->func)
         rt_module_foreach(rt_function_search_module, &s);
@@ -144,7 +165,9 @@ void rt_graph_kernel_params_back(const CUDA_KERNEL_NODE_PARAMS *in, rt_device *d
 
 /* ---- copies --------------------------------------------------------------------------------- */
 
-/* The element size of an array operand, for positions and widths counted in elements. */
+/* The element size of an array operand, for positions and widths counted in elements.  The
+ * driver's CUDA_MEMCPY3D counts X and the width in bytes always, so the format is asked of the
+ * driver (one descriptor query per translation). */
 static cudaError_t rt_graph_array_element(CUarray array, size_t *element)
 {
     CUDA_ARRAY3D_DESCRIPTOR desc;
@@ -172,13 +195,15 @@ static void rt_copy_side(cudaArray_t array, const struct cudaPitchedPtr *ptr,
     if (array) {
         *type = CU_MEMORYTYPE_ARRAY;
         *cu_array = (CUarray)array;
-        *x = pos->x * element;
+        *x = pos->x * element;             /* elements of the array, in bytes */
     } else {
         *type = pointer_type;
         if (pointer_type == CU_MEMORYTYPE_HOST)
             *host = ptr->ptr;
         else
             *device = rt_dptr(ptr->ptr);
+        /* ysize, the rows of one slice, is the driver's height; xsize has no place there.  A
+         * pointer's position counts bytes already (its elements are unsigned char). */
         *pitch = ptr->pitch;
         *height = ptr->ysize;
         *x = pos->x;
@@ -191,6 +216,9 @@ cudaError_t rt_graph_memcpy_params(const struct cudaMemcpy3DParms *p, CUDA_MEMCP
 {
     if (!p)
         return cudaErrorInvalidValue;
+    /* The kind fixes the memory type of each pointer side; cudaMemcpyDefault leaves it to the
+     * driver (unified: the pointer's own type).  The types are also all the node keeps of the
+     * kind: rt_graph_memcpy_params_back rebuilds it from them. */
     CUmemorytype src_type, dst_type;
     switch (p->kind) {
     case cudaMemcpyHostToHost: src_type = dst_type = CU_MEMORYTYPE_HOST; break;
@@ -204,6 +232,8 @@ cudaError_t rt_graph_memcpy_params(const struct cudaMemcpy3DParms *p, CUDA_MEMCP
     case cudaMemcpyDefault: src_type = dst_type = CU_MEMORYTYPE_UNIFIED; break;
     default: return cudaErrorInvalidMemcpyDirection;
     }
+    /* A side is an array or a pointer, never both.  Neither (a NULL pointer) is the driver's
+     * to judge. */
     if ((p->srcArray && p->srcPtr.ptr) || (p->dstArray && p->dstPtr.ptr))
         return cudaErrorInvalidValue;
     /* When both sides are arrays they share a format, as for cudaMemcpy3D. */
@@ -218,6 +248,8 @@ cudaError_t rt_graph_memcpy_params(const struct cudaMemcpy3DParms *p, CUDA_MEMCP
     rt_copy_side(p->srcArray, &p->srcPtr, &p->srcPos, element, src_type, &out->srcMemoryType,
                  &out->srcHost, &out->srcDevice, &out->srcArray, &out->srcXInBytes, &out->srcY,
                  &out->srcZ, &out->srcPitch, &out->srcHeight);
+    /* rt_copy_side serves both sides through a const host pointer; the destination's is the one
+     * the copy writes, hence the cast back below. */
     const void *dst_host = NULL;
     rt_copy_side(p->dstArray, &p->dstPtr, &p->dstPos, element, dst_type, &out->dstMemoryType,
                  &dst_host, &out->dstDevice, &out->dstArray, &out->dstXInBytes, &out->dstY,
@@ -242,6 +274,7 @@ static void rt_side_back(CUmemorytype type, const void *host, CUdeviceptr device
         return;
     }
     void *p = type == CU_MEMORYTYPE_HOST ? (void *)host : (void *)(uintptr_t)device;
+    /* xsize, which the driver does not keep, comes back as the copy's width in bytes. */
     *ptr = (struct cudaPitchedPtr){ p, pitch, width, height };
     *pos = (struct cudaPos){ x, y, z };
 }
@@ -277,6 +310,8 @@ cudaError_t rt_graph_memcpy_params_back(const CUDA_MEMCPY3D *c, struct cudaMemcp
     return cudaSuccess;
 }
 
+/* One row of count bytes: the pitch and the width are count, a slice has one row, and no array
+ * takes part, so every count is in bytes.  The 3D translation then picks the memory types. */
 cudaError_t rt_graph_memcpy_1d(void *dst, const void *src, size_t count,
                                enum cudaMemcpyKind kind, CUDA_MEMCPY3D *out)
 {
@@ -293,6 +328,8 @@ cudaError_t rt_graph_memcpy_symbol(const void *symbol, const void *other, size_t
                                    size_t offset, enum cudaMemcpyKind kind, bool to_symbol,
                                    CUDA_MEMCPY3D *out)
 {
+    /* The variable's address on the current device (its module loaded there if need be) and
+     * the span checked against its size; the kind must name the device on the symbol's side. */
     CUdeviceptr address = 0;
     cudaError_t e = rt_symbol_side(symbol, count, offset, kind, to_symbol, &address);
     if (e != cudaSuccess)
@@ -303,6 +340,9 @@ cudaError_t rt_graph_memcpy_symbol(const void *symbol, const void *other, size_t
 }
 
 /* ---- sets ----------------------------------------------------------------------------------- */
+
+/* The same six members both ways; only dst's type differs.  No context here: the per-kind Add
+ * passes it to the driver beside the struct, and the generic form adds it (below). */
 
 void rt_graph_memset_params(const struct cudaMemsetParams *p, CUDA_MEMSET_NODE_PARAMS *out)
 {
@@ -354,6 +394,8 @@ static cudaError_t rt_graph_kernel_params_135(const struct cudaGraphNodeParams *
     CUDA_KERNEL_NODE_PARAMS k;
     CUkernel handle = NULL;
     cudaError_t e;
+    /* DeviceEntry (a host stub) and Kernel (a cudaKernel_t) need no telling apart:
+     * rt_kernel_find takes both.  A value past Function is no type at all. */
     if ((unsigned)k135.functionType > cudaKernelFunctionTypeFunction)
         return cudaErrorInvalidValue;
     if ((int)k135.functionType == cudaKernelFunctionTypeFunction) {
@@ -373,6 +415,8 @@ static cudaError_t rt_graph_kernel_params_135(const struct cudaGraphNodeParams *
         /* Unspecified, a host stub or a cudaKernel_t, in d's context: its function there. */
         return e;
     }
+    /* The driver's per-kind struct and the generic one's agree up to extra.  In the branch of
+     * another context k.func stayed NULL, which makes the driver take kern (cuda.h). */
     memset(&out->kernel, 0, sizeof out->kernel);
     memcpy(&out->kernel, &k, offsetof(CUDA_KERNEL_NODE_PARAMS_v3, kern));
     out->kernel.kern = handle;
@@ -395,6 +439,9 @@ cudaError_t rt_graph_node_params(const struct cudaGraphNodeParams *p, rt_device 
         e = rt_graph_kernel_params_135(p, d, out);
         break;
     case cudaGraphNodeTypeMemcpy: {
+        /* 13.0's reserved[3] are 13.5's reserved and ctx, in the bytes of the driver's reserved
+         * and copyCtx; the copy itself (cudaMemcpy3DParms, 160 bytes against CUDA_MEMCPY3D's 200)
+         * must be translated.  flags and reserved go to the driver, which wants them zero. */
         struct rt135_memcpy_node_params m135;
         memcpy(&m135, &p->memcpy, sizeof m135);
         memset(&out->memcpy, 0, sizeof out->memcpy);
@@ -409,12 +456,15 @@ cudaError_t rt_graph_node_params(const struct cudaGraphNodeParams *p, rt_device 
         memcpy(&s135, &p->memset, sizeof s135);
         CUDA_MEMSET_NODE_PARAMS set;
         rt_graph_memset_params((const struct cudaMemsetParams *)&p->memset, &set);
+        /* 13.5's ctx follows the six members, where the driver's v2 has its ctx. */
         memset(&out->memset, 0, sizeof out->memset);
         memcpy(&out->memset, &set, sizeof set);
         out->memset.ctx = s135.ctx ? (CUcontext)s135.ctx : ctx;
         break;
     }
     case cudaGraphNodeTypeConditional: {
+        /* Copied in place above, 13.5's ctx included (it lies where the driver's does); a NULL
+         * one becomes the current context, which must be the handle's (cuda.h). */
         struct rt135_conditional_node_params c135;
         memcpy(&c135, &p->conditional, sizeof c135);
         out->conditional.ctx = c135.ctx ? (CUcontext)c135.ctx : ctx;
@@ -441,6 +491,8 @@ cudaError_t rt_graph_node_params(const struct cudaGraphNodeParams *p, rt_device 
     return e;
 }
 
+/* Only the members the driver writes; the rest of the caller's struct stays as the caller made
+ * it (the translated copy differs from it wherever a member was translated). */
 void rt_graph_node_params_outputs(const CUgraphNodeParams *in, struct cudaGraphNodeParams *out)
 {
     if (in->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC)
@@ -471,6 +523,7 @@ cudaError_t rt_graph_node_params_back(const CUgraphNodeParams *in, rt_device *d,
         break;
     }
     case CU_GRAPH_NODE_TYPE_MEMCPY: {
+        /* The copy back in 13.5's layout; a per-kind getter's answer has no context (NULL). */
         struct rt135_memcpy_node_params m135 = {
             .flags = in->memcpy.flags, .reserved = in->memcpy.reserved,
             .ctx = (cudaExecutionContext_t)in->memcpy.copyCtx,

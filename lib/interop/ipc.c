@@ -25,11 +25,22 @@
  *
  * Every handle that crosses a process boundary is named in the trace by the hex of its first
  * 8 bytes: "IPC: exported memory 0x... (N bytes) as handle 0123456789abcdef".
+ *
+ * What the driver requires (its documentation of cuIpc*): devices with unified addressing, on
+ * Linux (or Windows, where it is discouraged); the other process is a process of its own, since
+ * CUDA cannot be used across a plain fork (the GPU tests start themselves again with fork +
+ * exec).  The importer gives back what it opened before the exporter frees it: cuMemFree of
+ * exported memory before the importer's cuIpcCloseMemHandle, or any use of an opened event
+ * after the exporter destroyed it, is undefined.  The importer's end does not take the
+ * exporter's with it: a holder killed with SIGKILL leaves the exporter's block and event valid
+ * (tests/gpu/fault_ipc_kill.cu and tests/gpu/conf_ipc.cu assert it; docs/reliability.md reports
+ * fault_ipc_kill's H200 runs).
  */
 #include <string.h>
 
 #include "stream/stream.h"
 
+/* The runtime's handles and export data are the driver's bytes: copied with memcpy, never read. */
 _Static_assert(sizeof(cudaIpcMemHandle_t) == sizeof(CUipcMemHandle) &&
                sizeof(cudaIpcMemHandle_t) == CU_IPC_HANDLE_SIZE, "IPC memory handles differ");
 _Static_assert(sizeof(cudaIpcEventHandle_t) == sizeof(CUipcEventHandle) &&
@@ -55,7 +66,8 @@ static void rt_ipc_hex(const void *handle, char out[17])
     out[16] = '\0';
 }
 
-/* The size of the allocation at ptr, for the trace only; 0 when unknown. */
+/* The size of the allocation at ptr, for the trace only; 0 when unknown (an entry point the
+ * runtime treats as optional, so it may be missing from the table). */
 static size_t rt_ipc_block_size(CUdeviceptr ptr)
 {
     CUdeviceptr base = 0;
@@ -69,7 +81,10 @@ static size_t rt_ipc_block_size(CUdeviceptr ptr)
 /* ---- legacy IPC: memory --------------------------------------------------------------------- */
 
 /* devPtr must be the base of a cudaMalloc'd block: the driver refuses anything else
- * (CUDA_ERROR_INVALID_VALUE), including memory of a pool or of cudaMallocManaged. */
+ * (CUDA_ERROR_INVALID_VALUE), including memory of a pool or of cudaMallocManaged.  Asking again
+ * is cheap and harmless, the driver says; a block freed and allocated again at the same address
+ * gets a new handle: a handle names one allocation, not an address.  NVIDIA's runtime crashes on a
+ * NULL handle (tests/gpu/expected_differences.txt, conf_misuse_ipc.cu's null_handle case). */
 RT_API cudaError_t cudaIpcGetMemHandle(cudaIpcMemHandle_t *handle, void *devPtr)
 {
     RT_ENTER();
@@ -97,7 +112,12 @@ RT_API cudaError_t cudaIpcGetMemHandle(cudaIpcMemHandle_t *handle, void *devPtr)
 
 /* Maps another process's block into the current context.  The driver answers a handle made by
  * this very process with CUDA_ERROR_INVALID_CONTEXT (cudaErrorInvalidContext), and counts
- * repeated opens of one handle (each needs a cudaIpcCloseMemHandle). */
+ * repeated opens of one handle (each needs a cudaIpcCloseMemHandle): a second open in the same
+ * context returns the same pointer (conf_ipc.cu expects it).  The address means nothing to
+ * other processes, which may map the same handle elsewhere.  One process's handles of one device
+ * may be opened by one context per device in each other process.  cudaIpcMemLazyEnablePeerAccess
+ * lets the driver enable peer access when the block is another device's; flags go to the driver
+ * as they are, for it to judge. */
 RT_API cudaError_t cudaIpcOpenMemHandle(void **devPtr, cudaIpcMemHandle_t handle,
                                         unsigned int flags)
 {
@@ -132,6 +152,8 @@ RT_API cudaError_t cudaIpcCloseMemHandle(void *devPtr)
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
         RT_RETURN(e);
+    /* One reference less; the mapping goes with the last one.  The exporter's block and other
+     * processes' mappings are not affected (the driver's documentation). */
     e = rt_driver_result(d, rt_drv.cuIpcCloseMemHandle((CUdeviceptr)(uintptr_t)devPtr));
     RT_TRACE("IPC: closed memory at %p: %s", devPtr, rt_error_name(e));
     RT_RETURN(e);
@@ -140,7 +162,10 @@ RT_API cudaError_t cudaIpcCloseMemHandle(void *devPtr)
 /* ---- legacy IPC: events --------------------------------------------------------------------- */
 
 /* The event must have been made with cudaEventInterprocess | cudaEventDisableTiming (the driver
- * checks).  One destroyed by a cudaDeviceReset answers as the other event calls do. */
+ * checks).  One destroyed by a cudaDeviceReset answers as the other event calls do.  Once opened,
+ * cudaEventRecord, cudaEventSynchronize, cudaStreamWaitEvent and cudaEventQuery work on it in
+ * either process: GPU work of one process waits for the other's.  NVIDIA's runtime crashes on a
+ * NULL handle here too (tests/gpu/expected_differences.txt). */
 RT_API cudaError_t cudaIpcGetEventHandle(cudaIpcEventHandle_t *handle, cudaEvent_t event)
 {
     RT_ENTER();
@@ -171,6 +196,7 @@ RT_API cudaError_t cudaIpcOpenEventHandle(cudaEvent_t *event, cudaIpcEventHandle
     RT_ENTER();
     if (!event)
         RT_RETURN(cudaErrorInvalidValue);
+    /* rt_context_enter, not rt_enter_with: the handle's bytes are no event of this process. */
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
@@ -212,7 +238,9 @@ static void rt_ipc_describe_os_handle(char *out, size_t cap, const void *handle,
 }
 
 /* shareableHandle points at the place for the OS handle (an int for a POSIX file descriptor);
- * flags must be 0 and the pool must allow handleType (the driver checks both). */
+ * flags must be 0 and the pool must allow handleType (the driver checks both).  The descriptor is
+ * a new one, this process's: its number means nothing elsewhere, so it travels over a Unix
+ * socket as SCM_RIGHTS (what conf_ipc.cu does), and each process closes its copy when done. */
 RT_API cudaError_t cudaMemPoolExportToShareableHandle(void *shareableHandle,
                                                       cudaMemPool_t memPool,
                                                       enum cudaMemAllocationHandleType handleType,
@@ -277,6 +305,8 @@ RT_API cudaError_t cudaMemPoolExportPointer(struct cudaMemPoolPtrExportData *exp
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
         RT_RETURN(e);
+    /* Data, not a handle: 64 bytes naming one block of an exportable pool, meaningful only to a
+     * process that imported that pool. */
     CUmemPoolPtrExportData out;
     memset(&out, 0, sizeof out);
     e = rt_driver_result(d, rt_drv.cuMemPoolExportPointer(&out, (CUdeviceptr)(uintptr_t)ptr));
@@ -291,7 +321,9 @@ RT_API cudaError_t cudaMemPoolExportPointer(struct cudaMemPoolPtrExportData *exp
     RT_RETURN(e);
 }
 
-/* The imported block is freed with cudaFree or cudaFreeAsync, before the exporter frees it. */
+/* The imported block is freed with cudaFree or cudaFreeAsync, before the exporter frees it.
+ * memPool is the pool imported from the exporter's shareable handle; the export data names one
+ * block of it. */
 RT_API cudaError_t cudaMemPoolImportPointer(void **ptr, cudaMemPool_t memPool,
                                             struct cudaMemPoolPtrExportData *exportData)
 {

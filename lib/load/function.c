@@ -15,6 +15,16 @@
  * here (rt_fn_settings, one record per kernel and device that ever had one) and applies the
  * record whenever the kernel's CUfunction on that device has not seen its latest version, e.g.
  * after cudaDeviceReset (rt_function_apply, called from every path that resolves a kernel).
+ *
+ * What the driver holds: cudaFuncSetAttribute ends in cuFuncSetAttribute, cudaFuncSetCacheConfig
+ * in cuFuncSetCacheConfig, both on a CUfunction, which belongs to one context: the function of
+ * the module loaded there (module.c), or the one cuKernelGetFunction gives a library's kernel in
+ * it.  A reset destroys the context with its modules and functions, and with them every setting;
+ * the next resolve makes a new function, which starts at the defaults.  Hence the records: each
+ * change bumps the record's version, and each slot remembers which (generation, version) its
+ * function last got, so that applying costs a look-up and two compares once done.  Each setting
+ * is made on the current function at once too, so that a bad value fails in the call that set
+ * it, with the driver's code.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
@@ -23,12 +33,16 @@
 
 #include "load/load.h"
 
-/* ---- remembered settings ---------------------------------------------------------------------- */
+/* ---- remembered settings --------------------------------------------------------------------- */
 
 /* The settable cudaFuncAttribute values (rt_fn_attr_settable), indices of the arrays below. */
 #define RT_FN_ATTR_FIRST cudaFuncAttributeMaxDynamicSharedMemorySize
 #define RT_FN_ATTR_LAST 16                    /* cudaFuncAttributeSharedMemoryMode (13.5) */
+/* The cache configuration's bit in `set`, clear of the attribute bits (8..16). */
 #define RT_FN_CACHE_BIT 31u
+
+/* The settable attributes and the cache configurations go to the driver as numbers unchanged
+ * (all but 13.5's shared memory mode, which rt_fn_driver_attr maps: load.h). */
 
 _Static_assert((int)cudaFuncAttributeMaxDynamicSharedMemorySize ==
                (int)CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, "attribute values differ");
@@ -42,7 +56,8 @@ _Static_assert((int)cudaFuncAttributeClusterSchedulingPolicyPreference ==
 _Static_assert((int)cudaFuncCachePreferEqual == (int)CU_FUNC_CACHE_PREFER_EQUAL,
                "cache configurations differ");
 
-/* Which (generation, version) of a record one device's CUfunction has seen. */
+/* Which (generation, version) of a record one device's CUfunction has seen: the context
+ * generation the function was resolved in, and the record's version it was given. */
 typedef struct rt_fn_applied {
     _Atomic uint64_t generation;
     _Atomic uint64_t version;
@@ -52,13 +67,13 @@ typedef struct rt_fn_settings {
     _Atomic(const rt_kernel *) kernel;    /* NULL once the kernel's record is freed */
     size_t slot;                          /* the device (rt_slot_index) the settings are for */
     _Atomic unsigned set;                 /* bit a: attribute a set; RT_FN_CACHE_BIT: cache */
-    _Atomic int value[RT_FN_ATTR_LAST + 1];
+    _Atomic int value[RT_FN_ATTR_LAST + 1];      /* cudaFuncSetAttribute's, by attribute */
     /* What cudaKernelSetAttributeForDevice set.  Of the two settings of one attribute the later
      * wins (NVIDIA's runtime on the H200: cudaFuncSetAttribute, then ForDevice, leaves
      * ForDevice's value), so each clears the other's bit. */
     _Atomic unsigned device_set;
     _Atomic int device_value[RT_FN_ATTR_LAST + 1];
-    _Atomic int cache;
+    _Atomic int cache;                    /* cudaFuncSetCacheConfig's, a CUfunc_cache */
     _Atomic uint64_t version;             /* bumped by every change */
     rt_fn_applied *applied;               /* [rt_slot_count] */
     struct rt_fn_settings *next;
@@ -67,8 +82,11 @@ typedef struct rt_fn_settings {
 /* Records are only ever added (at the head, under the lock) and never freed, so readers walk the
  * list without a lock; the launch path pays one atomic load while the list is empty. */
 static _Atomic(rt_fn_settings *) rt_fn_list;
+/* Serialises the writers, and the driver calls that apply a record to a function. */
 static pthread_mutex_t rt_fn_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* A record's kernel and slot never change once it is on the list (but for the kernel's clearing
+ * by rt_function_forget), so the walk needs no lock. */
 static rt_fn_settings *rt_fn_find(const rt_kernel *k, size_t slot)
 {
     for (rt_fn_settings *s = atomic_load_explicit(&rt_fn_list, memory_order_acquire); s;
@@ -95,6 +113,8 @@ static rt_fn_settings *rt_fn_get(rt_kernel *k, size_t slot)
 {
     pthread_mutex_lock(&rt_fn_lock);
     rt_fn_settings *s = rt_fn_find(k, slot);
+    /* The record is filled before it is published (release): a reader that finds it on the
+     * list finds its kernel, slot and array. */
     if (!s && (s = calloc(1, sizeof *s)) != NULL) {
         rt_registry_set_forget_hook(rt_function_forget);   /* before any kernel has settings */
         s->applied = calloc((size_t)rt_slot_count, sizeof *s->applied);
@@ -117,6 +137,7 @@ static CUresult rt_fn_set_all(const rt_fn_settings *s, CUfunction f)
 {
     unsigned set = atomic_load(&s->set), device_set = atomic_load(&s->device_set);
     CUresult r = CUDA_SUCCESS;
+    /* At most one of the two bits is set for an attribute (each setter clears the other's). */
     for (int a = RT_FN_ATTR_FIRST; r == CUDA_SUCCESS && a <= RT_FN_ATTR_LAST; a++) {
         if (set & (1u << a))
             r = rt_drv.cuFuncSetAttribute(f, rt_fn_driver_attr(a), atomic_load(&s->value[a]));
@@ -129,6 +150,8 @@ static CUresult rt_fn_set_all(const rt_fn_settings *s, CUfunction f)
     return r;
 }
 
+/* The launch path's cost: one load while nothing was ever set, else a walk of the records and
+ * two compares for a function that has its settings already. */
 cudaError_t rt_function_apply(rt_kernel *k, rt_device *d, rt_kernel_dev *kd)
 {
     if (!atomic_load_explicit(&rt_fn_list, memory_order_acquire))
@@ -142,6 +165,8 @@ cudaError_t rt_function_apply(rt_kernel *k, rt_device *d, rt_kernel_dev *kd)
         atomic_load(&seen->version) == atomic_load(&s->version))
         return cudaSuccess;
 
+    /* Two threads may both get here: the same values are then set twice, which is harmless.
+     * On failure nothing is marked, so the next resolve tries again. */
     pthread_mutex_lock(&rt_fn_lock);
     uint64_t version = atomic_load(&s->version);
     CUfunction f = atomic_load(&kd->function);
@@ -156,6 +181,8 @@ cudaError_t rt_function_apply(rt_kernel *k, rt_device *d, rt_kernel_dev *kd)
     return rt_error_from_cu(r);
 }
 
+/* The kernel is looked up before any context is entered: an unknown `func` is refused without
+ * initialising anything. */
 cudaError_t rt_function_resolve(const void *func, rt_device **d, rt_kernel **k, CUfunction *f)
 {
     rt_kernel *kernel = rt_kernel_find(func);
@@ -203,6 +230,8 @@ static cudaError_t rt_fn_remember(const void *func, int attr, int value, bool ca
     cudaError_t e = rt_function_resolve(func, &d, &k, &f);
     if (e != cudaSuccess)
         return e;
+    /* The cache configuration and the carveout are preferences only: the driver may choose
+     * otherwise where the kernel needs it (its documentation of both). */
     CUresult r = cache ? rt_drv.cuFuncSetCacheConfig(f, (CUfunc_cache)value)
                        : rt_drv.cuFuncSetAttribute(f, rt_fn_driver_attr(attr), value);
     e = rt_error_from_cu(r);
@@ -218,8 +247,10 @@ static cudaError_t rt_fn_remember(const void *func, int attr, int value, bool ca
     else
         atomic_store(&s->value[attr], value);
     atomic_fetch_or(&s->set, 1u << bit);
+    /* The later setting wins over cudaKernelSetAttributeForDevice's (rt_fn_settings). */
     if (!cache)
         atomic_fetch_and(&s->device_set, ~(1u << bit));
+    /* This function has it already; a function of a later generation gets it when resolved. */
     rt_fn_mark_applied(s, d);
     RT_TRACE("kernel %s: %s %d = %d remembered for device %d", k->name,
              cache ? "cache config" : "attribute", attr, value, (int)rt_slot_index(d));
@@ -241,6 +272,8 @@ cudaError_t rt_function_set_for_device(rt_kernel *k, rt_device *d, int attr, int
     bool switched = mine != d->context;
     if (switched && rt_drv.cuCtxSetCurrent(d->context) != CUDA_SUCCESS)
         return cudaErrorDeviceUninitialized;
+    /* The function in d's context, with the earlier settings applied first, so that the one
+     * made below is the latest it got. */
     rt_kernel_dev *kd;
     e = rt_kernel_resolve(k, d, &kd);
     if (e == cudaSuccess)
@@ -263,12 +296,13 @@ cudaError_t rt_function_set_for_device(rt_kernel *k, rt_device *d, int attr, int
         RT_TRACE("kernel %s: attribute %d = %d set for device %d", k->name, attr, value,
                  d->ordinal);
     }
+    /* The thread's own context back, whatever happened. */
     if (switched)
         rt_drv.cuCtxSetCurrent(mine);
     return e;
 }
 
-/* ---- the API ---------------------------------------------------------------------------------- */
+/* ---- the API --------------------------------------------------------------------------------- */
 
 RT_API cudaError_t cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncAddr)
 {
@@ -308,7 +342,8 @@ RT_API cudaError_t cudaGetFuncBySymbol(cudaFunction_t *functionPtr, const void *
     RT_RETURN(e);
 }
 
-/* Where each field of cudaFuncAttributes comes from. */
+/* Where each field of cudaFuncAttributes comes from: one cuFuncGetAttribute each, an int that
+ * a size_t field takes as unsigned. */
 static const struct {
     size_t offset;
     bool wide;                   /* size_t field */
@@ -340,12 +375,16 @@ RT_API cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const 
     RT_ENTER();
     if (!attr)
         RT_RETURN(cudaErrorInvalidValue);
+    /* Resolving loads the module if needed (a documented way to preload under lazy loading:
+     * SEMANTICS.md 6.4) and applies the remembered settings, so maxDynamicSharedSizeBytes and
+     * preferredShmemCarveout read back what the program set on this device. */
     rt_device *d;
     rt_kernel *k;
     CUfunction f;
     cudaError_t e = rt_function_resolve(func, &d, &k, &f);
     if (e != cudaSuccess)
         RT_RETURN(e);
+    /* Filled whole before *attr is written: a failure leaves the caller's struct as it was. */
     struct cudaFuncAttributes out;
     memset(&out, 0, sizeof out);
     CUresult r = CUDA_SUCCESS;
@@ -384,6 +423,8 @@ RT_API cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const 
 RT_API cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value)
 {
     RT_ENTER();
+    /* Only 8..16 can be set (the driver's attributes below 8 are read-only: registers, sizes,
+     * versions, which cudaFuncGetAttributes reads); anything else is refused before the driver. */
     if (!rt_fn_attr_settable((int)attr))
         RT_RETURN(cudaErrorInvalidValue);
     RT_RETURN(rt_fn_remember(func, (int)attr, value, false));
@@ -392,6 +433,8 @@ RT_API cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute
 RT_API cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheConfig)
 {
     RT_ENTER();
+    /* PreferNone is a setting too: the driver then uses the context-wide preference
+     * (cudaDeviceSetCacheConfig, cuCtxSetCacheConfig) instead of a per-function one. */
     if ((int)cacheConfig < cudaFuncCachePreferNone || (int)cacheConfig > cudaFuncCachePreferEqual)
         RT_RETURN(cudaErrorInvalidValue);
     RT_RETURN(rt_fn_remember(func, 0, (int)cacheConfig, true));
@@ -419,6 +462,7 @@ RT_API cudaError_t cudaFuncGetName(const char **name, const void *func)
     RT_ENTER();
     if (!name)
         RT_RETURN(cudaErrorInvalidValue);
+    /* No context needed: the name is the registry's (a library kernel's: library.c's copy). */
     rt_kernel *k = rt_kernel_find(func);
     if (!k)
         RT_RETURN(rt_kernel_unknown(func));
@@ -474,6 +518,7 @@ RT_API cudaError_t cudaFuncGetParamCount(const void *func, size_t *paramCount)
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
         RT_RETURN(e);
+    /* A library's kernel is asked through its CUkernel, which needs no function resolved. */
     if (k->library_kernel && rt_drv.cuKernelGetParamCount)
         RT_RETURN(rt_driver_result(d, rt_drv.cuKernelGetParamCount(k->library_kernel,
                                                                    paramCount)));
@@ -498,7 +543,7 @@ RT_API cudaError_t cudaFuncGetParamCount(const void *func, size_t *paramCount)
     return cudaSuccess;
 }
 
-/* ---- occupancy -------------------------------------------------------------------------------- */
+/* ---- occupancy ------------------------------------------------------------------------------- */
 
 RT_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks,
                                                                           const void *func,
@@ -517,6 +562,8 @@ RT_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n
     cudaError_t e = rt_function_resolve(func, &d, &k, &f);
     if (e != cudaSuccess)
         RT_RETURN(e);
+    /* The function has the program's settings applied (rt_function_resolve): the driver notes
+     * that a kernel's attributes may change its occupancy. */
     CUresult r = rt_drv.cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
         numBlocks, f, blockSize, dynamicSMemSize, flags);
     e = rt_error_from_cu(r);
@@ -529,6 +576,8 @@ RT_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks,
                                                                  size_t dynamicSMemSize)
 {
     RT_ENTER();
+    /* The C++ occupancy template of the toolkit's headers calls the WithFlags form directly
+     * (PROTOCOL.md section 3.10); this entry point serves calls with a plain pointer. */
     return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize,
                                                                   dynamicSMemSize,
                                                                   cudaOccupancyDefault);
@@ -547,6 +596,8 @@ RT_API cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmem
     cudaError_t e = rt_function_resolve(func, &d, &k, &f);
     if (e != cudaSuccess)
         RT_RETURN(e);
+    /* The most dynamic shared memory a block may ask for so that numBlocks blocks of blockSize
+     * threads still fit on one SM, in the current context. */
     CUresult r = rt_drv.cuOccupancyAvailableDynamicSMemPerBlock(dynamicSmemSize, f, numBlocks,
                                                                 blockSize);
     e = rt_error_from_cu(r);
@@ -555,7 +606,9 @@ RT_API cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmem
 }
 
 /* The cluster queries take a whole launch configuration; its attributes have the driver's layout
- * (checked in launch_ex.c), the rest is copied field by field. */
+ * (checked in launch_ex.c), the rest is copied field by field.  The driver's sharedMemBytes is
+ * 32 bits, so a larger size is refused rather than truncated.  The context of the calculation is
+ * the stream's (the current one for NULL), as the driver documents. */
 static cudaError_t rt_cluster_query(int *out, const void *func, const cudaLaunchConfig_t *config,
                                     bool potential_size)
 {
@@ -576,6 +629,9 @@ static cudaError_t rt_cluster_query(int *out, const void *func, const cudaLaunch
         .hStream = (CUstream)config->stream,
         .attrs = (CUlaunchAttribute *)config->attrs, .numAttrs = config->numAttrs,
     };
+    /* MaxPotentialClusterSize ignores the cluster dimensions of the configuration;
+     * MaxActiveClusters needs them there unless the kernel has a required cluster size, which
+     * they must then match (the driver's documentation of both). */
     CUresult r = potential_size ? rt_drv.cuOccupancyMaxPotentialClusterSize(out, f, &c)
                                 : rt_drv.cuOccupancyMaxActiveClusters(out, f, &c);
     e = rt_error_from_cu(r);

@@ -25,6 +25,16 @@
  *     loop costs one small record and one table slot per kernel it asked for, per load.
  * A CUkernel the program got from the driver directly (cuLibraryGetKernel) is not in the table:
  * the runtime API takes the kernels the runtime API handed out.
+ *
+ * What the driver does with a library (its documentation of cuLibraryLoadData): the code is a
+ * cubin, a fatbin or NUL-terminated PTX, and the library belongs to no context.  Under
+ * CUDA_MODULE_LOADING=EAGER it is loaded into every context at once and into each later one as
+ * it is created; under LAZY (the default) into a context when a function of it is first needed
+ * there, so an image with no code for the device loads "successfully" and the error appears at
+ * cuLibraryGetKernel or the first use (PROTOCOL.md section 7.3).  The runtime's own registered
+ * fatbins are loaded per context instead (module.c says why).  Every call enters the thread's
+ * context before it asks the driver, as any runtime call that does CUDA work: the lazy start,
+ * and a sticky error answered without the driver.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
@@ -46,11 +56,14 @@ _Static_assert((int)cudaJitMaxRegisters == (int)CU_JIT_MAX_REGISTERS &&
 _Static_assert((int)cudaPreferBinary == (int)CU_PREFER_BINARY &&
                (int)cudaJitCacheOptionCA == (int)CU_JIT_CACHE_OPTION_CA,
                "JIT option values differ");
+/* The table option's value is a pointer to a CUlibraryHostUniversalFunctionAndDataTable, the
+ * same four fields __cudaRegisterUnifiedTable gives a registered module (register.c). */
 _Static_assert((int)cudaLibraryHostUniversalFunctionAndDataTable ==
                    (int)CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE &&
                (int)cudaLibraryBinaryIsPreserved == (int)CU_LIBRARY_BINARY_IS_PRESERVED,
                "library options differ");
 
+/* Loads pass a handful of options; longer lists go to the heap. */
 #define RT_OPTIONS_ON_STACK 16
 
 /* Whether o is an option the driver knows.  The runtime names only 0-7, 10-14 and 30-33, but
@@ -84,6 +97,7 @@ static cudaError_t rt_library_options_make(rt_library_options *o, const enum cud
     for (unsigned i = 0; i < num_jit; i++)
         if (!rt_jit_option_known((int)jit[i]))
             return cudaErrorInvalidValue;
+    /* The driver's two library options (CU_LIBRARY_NUM_OPTIONS is 2 in 13.0); nothing else. */
     for (unsigned i = 0; i < num_lib; i++)
         if ((int)lib[i] != cudaLibraryHostUniversalFunctionAndDataTable &&
             (int)lib[i] != cudaLibraryBinaryIsPreserved)
@@ -95,6 +109,8 @@ static cudaError_t rt_library_options_make(rt_library_options *o, const enum cud
             free(o->jit);
         return cudaErrorMemoryAllocation;
     }
+    /* Equal values (the asserts above), but distinct C enum types: copied into arrays of the
+     * driver's types rather than cast. */
     for (unsigned i = 0; i < num_jit; i++)
         o->jit[i] = (CUjit_option)jit[i];
     for (unsigned i = 0; i < num_lib; i++)
@@ -151,7 +167,9 @@ static cudaError_t rt_library_check(CUlibrary library)
     return gone ? cudaErrorInvalidResourceHandle : cudaSuccess;
 }
 
-/* Notes a library as gone (unloaded) or alive (just loaded).  Called with rt_library_lock held. */
+/* Notes a library as gone (unloaded) or alive (just loaded).  Called with rt_library_lock held.
+ * A new library may get the address of an unloaded one: it must leave the set then, or every
+ * call on the new library would be refused. */
 static void rt_library_note(CUlibrary library, bool gone)
 {
     size_t i = rt_library_gone_index(library);
@@ -170,7 +188,9 @@ static void rt_library_note(CUlibrary library, bool gone)
     }
 }
 
-/* The record of `library`, created if asked.  Called with rt_library_lock held. */
+/* The record of `library`, created if asked.  Called with rt_library_lock held.  Only a library
+ * whose kernels were handed out has one: a library loaded and never asked for a kernel has no
+ * record, and nothing to withdraw at its unload. */
 static rt_library *rt_library_of(CUlibrary library, bool create)
 {
     for (rt_library *l = rt_libraries; l; l = l->next)
@@ -191,15 +211,19 @@ static cudaError_t rt_library_publish(CUlibrary library, CUkernel kernel, const 
 {
     pthread_mutex_lock(&rt_library_lock);
     cudaError_t e = cudaSuccess;
+    /* One record per CUkernel: asked for by name again, or enumerated, it is found here. */
     rt_kernel *known = rt_kernel_find(kernel);
     if (known && known->library_kernel == kernel)
         goto done;
     const char *driver_name = NULL;
     if (!name && rt_drv.cuKernelGetName(&driver_name, kernel) == CUDA_SUCCESS)
         name = driver_name;
+    /* The name is copied: the driver's is valid only while the kernel handle is (its
+     * documentation of cuKernelGetName), and the record outlives the library. */
     rt_library *l = rt_library_of(library, true);
     rt_kernel *k = l ? calloc(1, sizeof *k) : NULL;
     char *copy = k ? strdup(name ? name : "(library kernel)") : NULL;
+    /* rt_kernel_publish fails only when memory ran out (register.c may have to grow its table). */
     if (!copy || !rt_kernel_publish(kernel, k)) {
         free(copy);
         free(k);
@@ -227,6 +251,9 @@ static cudaError_t rt_library_unload(CUlibrary library)
         RT_TRACE("library %p was unloaded already", (void *)library);
         return cudaErrorInvalidResourceHandle;
     }
+    /* The driver unloads the library from every context it was loaded into; its CUkernels are
+     * invalid from here on (the driver's documentation of cuLibraryEnumerateKernels), so they
+     * leave the table before anyone can launch one of them again. */
     CUresult r = rt_drv.cuLibraryUnload(library);
     size_t kernels = 0;
     if (r == CUDA_SUCCESS) {
@@ -238,6 +265,8 @@ static cudaError_t rt_library_unload(CUlibrary library)
             while (l->kernels) {
                 rt_kernel *k = l->kernels;
                 l->kernels = k->next;
+                /* Its key now answers NULL: a launch with the stale CUkernel is refused with
+                 * cudaErrorInvalidResourceHandle (rt_kernel_unknown). */
                 rt_kernel_withdraw(k->library_kernel);
                 k->next = rt_library_retired;
                 rt_library_retired = k;
@@ -253,7 +282,7 @@ static cudaError_t rt_library_unload(CUlibrary library)
     return rt_error_from_cu(r);
 }
 
-/* ---- loading and unloading -------------------------------------------------------------------- */
+/* ---- loading and unloading ------------------------------------------------------------------- */
 
 /* The common load: from memory (code) or from a file. */
 static cudaError_t rt_library_load(cudaLibrary_t *library, const void *code, const char *file,
@@ -273,6 +302,8 @@ static cudaError_t rt_library_load(cudaLibrary_t *library, const void *code, con
         rt_library_options_free(&o);
         return e;
     }
+    /* cuLibraryLoadFromFile reads the file itself (cubin, PTX or fatbin); with it
+     * CU_LIBRARY_BINARY_IS_PRESERVED is invalid, which the driver answers. */
     uint64_t span = rt_span_begin();
     CUlibrary out = NULL;
     CUresult r = code ? rt_drv.cuLibraryLoadData(&out, code, o.jit, jit_values, num_jit, o.lib,
@@ -283,6 +314,7 @@ static cudaError_t rt_library_load(cudaLibrary_t *library, const void *code, con
     RT_SPAN_END(span, "library load", "\"from\":\"%s\",\"result\":%d", code ? "memory" : "file",
                 (int)r);
     RT_TRACE("library loaded from %s: %p (%d)", code ? "memory" : file, (void *)out, (int)r);
+    /* Translated, and recorded against the device when sticky (device.h). */
     e = rt_driver_result(d, r);
     if (e == cudaSuccess) {
         pthread_mutex_lock(&rt_library_lock);
@@ -335,7 +367,7 @@ RT_API cudaError_t cudaLibraryUnload(cudaLibrary_t library)
     RT_RETURN(rt_library_unload((CUlibrary)library));
 }
 
-/* ---- kernels ---------------------------------------------------------------------------------- */
+/* ---- kernels --------------------------------------------------------------------------------- */
 
 RT_API cudaError_t cudaLibraryGetKernel(cudaKernel_t *pKernel, cudaLibrary_t library,
                                         const char *name)
@@ -350,7 +382,10 @@ RT_API cudaError_t cudaLibraryGetKernel(cudaKernel_t *pKernel, cudaLibrary_t lib
     CUkernel kernel = NULL;
     /* No rt_library_check: for an unloaded library the driver answers CUDA_ERROR_NOT_FOUND
      * (cudaErrorSymbolNotFound, as NVIDIA's runtime on the H200) without crashing. */
+    /* Under lazy loading "no code for this device" is answered here (PROTOCOL.md 7.3).  The
+     * CUkernel is context-independent: it stays the kernel's handle on every device. */
     e = rt_driver_result(d, rt_drv.cuLibraryGetKernel(&kernel, (CUlibrary)library, name));
+    /* Published before it is handed out, so that the launches find it (header). */
     if (e == cudaSuccess)
         e = rt_library_publish((CUlibrary)library, kernel, name);
     if (e == cudaSuccess)
@@ -367,6 +402,7 @@ RT_API cudaError_t cudaLibraryGetKernelCount(unsigned int *count, cudaLibrary_t 
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
         RT_RETURN(e);
+    /* The driver would crash on an unloaded library (rt_library_gone). */
     e = rt_library_check((CUlibrary)lib);
     if (e != cudaSuccess)
         RT_RETURN(e);
@@ -418,7 +454,11 @@ RT_API cudaError_t cudaKernelSetAttributeForDevice(cudaKernel_t kernel,
         RT_TRACE("cudaKernelSetAttributeForDevice: %p is not a kernel", (void *)kernel);
         RT_RETURN(cudaErrorInvalidResourceHandle);
     }
-    /* A library's kernel: the driver's device-wide setting.  A registered one: function.c. */
+    /* A library's kernel: the driver's device-wide setting.  A registered one: function.c.
+     * cuKernelSetAttribute sets the attribute of the CUkernel for device d, whatever context is
+     * current, so the runtime records nothing for it.  The driver documents that a
+     * cuFuncSetAttribute on one of the kernel's functions overrides it, whichever came first.
+     * (The attribute numbers are the driver's but for 13.5's shared memory mode: load.h.) */
     if (k->library_kernel) {
         CUresult r = rt_drv.cuKernelSetAttribute(rt_fn_driver_attr((int)attr), value,
                                                  k->library_kernel, d->cu);
@@ -429,9 +469,11 @@ RT_API cudaError_t cudaKernelSetAttributeForDevice(cudaKernel_t kernel,
     RT_RETURN(rt_function_set_for_device(k, d, (int)attr, value));
 }
 
-/* ---- globals, managed variables, unified functions --------------------------------------------- */
+/* ---- globals, managed variables, unified functions ------------------------------------------- */
 
-/* cudaLibraryGetGlobal and cudaLibraryGetManaged: either output may be NULL, not both. */
+/* cudaLibraryGetGlobal and cudaLibraryGetManaged: either output may be NULL, not both.  A
+ * global is the current context's instance; managed memory is one instance shared across
+ * devices (the driver's documentation of both). */
 static cudaError_t rt_library_variable(void **dptr, size_t *bytes, cudaLibrary_t library,
                                        const char *name, bool managed)
 {
@@ -451,6 +493,8 @@ static cudaError_t rt_library_variable(void **dptr, size_t *bytes, cudaLibrary_t
     e = rt_driver_result(d, r);
     if (e != cudaSuccess)
         return e;
+    /* The driver's CUdeviceptr is the pointer itself, valid in every runtime instance of the
+     * context (SEMANTICS.md 7.6). */
     if (dptr)
         *dptr = (void *)(uintptr_t)ptr;
     if (bytes)
@@ -485,6 +529,9 @@ RT_API cudaError_t cudaLibraryGetUnifiedFunction(void **fptr, cudaLibrary_t libr
     e = rt_library_check((CUlibrary)library);
     if (e != cudaSuccess)
         RT_RETURN(e);
+    /* The function's unified pointer; CUDA_ERROR_NOT_FOUND (cudaErrorSymbolNotFound) for a name
+     * the library lacks, and possibly too where no device has unified function pointers
+     * (CU_DEVICE_ATTRIBUTE_UNIFIED_FUNCTION_POINTERS), the driver documents. */
     RT_RETURN(rt_driver_result(d, rt_drv.cuLibraryGetUnifiedFunction(fptr, (CUlibrary)library,
                                                                      symbol)));
 }

@@ -230,9 +230,10 @@ cudaError_t rt_function_apply(rt_kernel *k, rt_device *d, rt_kernel_dev *kd);
 cudaError_t rt_function_set_for_device(rt_kernel *k, rt_device *d, int attr, int value);
 
 /* What NVIDIA's runtime answers for a `func` that names no registered kernel, in the launches and
- * the attribute, occupancy and graph functions: cudaErrorInvalidDeviceFunction for NULL,
+ * the attribute and occupancy functions: cudaErrorInvalidDeviceFunction for NULL,
  * cudaErrorInvalidResourceHandle for any other pointer (both measured on the H200).
- * (cudaGetKernel, __cudaGetKernel and cudaGetFuncBySymbol answer the former for both.) */
+ * (cudaGetKernel, __cudaGetKernel and cudaGetFuncBySymbol answer the former for both; a graph
+ * kernel node has 13.5's answer, rt_graph_kernel_unknown in graph/graph_params.c.) */
 static inline cudaError_t rt_kernel_unknown(const void *func)
 {
     return func ? cudaErrorInvalidResourceHandle : cudaErrorInvalidDeviceFunction;

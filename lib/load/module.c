@@ -33,6 +33,9 @@
 
 #include "load/module.h"
 
+/* One lock for every load and resolve, and for the parameter layouts built then (image.c):
+ * loads are rare (once per module, context and generation), and the launch path checks without
+ * it (rt_kernel_resolve, load.h). */
 static pthread_mutex_t rt_load_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Step 3: loads the image into the current (primary) context.  A JIT failure's log goes to the
@@ -49,6 +52,8 @@ static cudaError_t rt_module_load_image(rt_module *m, rt_device *d, rt_module_de
         return e;
     e = rt_module_image(m, d, md, &entry, &image, &size);
     char arch[32];
+    /* An -rdc image has SASS for its -arch list only and no PTX; for any other device the
+     * objects it was linked from are linked again, by the driver's JIT (module_link.c). */
     if (e == cudaErrorNoKernelImageForDevice && rt_module_linkable(m)) {
         e = rt_module_link(m, d, md, &o, &image, &size);
         snprintf(arch, sizeof arch, "sm_%u (JIT-linked)", d->sm);
@@ -61,6 +66,9 @@ static cudaError_t rt_module_load_image(rt_module *m, rt_device *d, rt_module_de
     }
     snprintf(what, what_size, "%s %s", entry.kind == FATBIN_KIND_PTX ? "PTX" : "SASS", arch);
 
+    /* cuModuleLoadDataEx into the current context, or the module of the module's library
+     * (module_link.c).  For PTX this is where the driver JIT-compiles, and where a PTX ISA newer
+     * than the driver's fails (CUDA_ERROR_UNSUPPORTED_PTX_VERSION). */
     uint64_t t0 = rt_now_ns();
     uint64_t span = rt_span_begin();
     CUresult r = rt_module_load_driver(m, md, image, entry.offset, &o);
@@ -85,6 +93,7 @@ static cudaError_t rt_module_load_image(rt_module *m, rt_device *d, rt_module_de
              entry.kind == FATBIN_KIND_PTX ? "PTX" : "cubin", arch, size, ms,
              entry.kind == FATBIN_KIND_PTX ? " (JIT-compiled by the driver)" : "",
              md->from_library ? " into the module's library" : "");
+    /* Kept for the parameter layouts of its kernels (image.c), read at each one's first launch. */
     if (entry.kind == FATBIN_KIND_ELF) {
         md->cubin = image;
         md->cubin_size = size;
@@ -141,6 +150,8 @@ static cudaError_t rt_module_ensure_locked(rt_module *m, rt_device *d, rt_module
     rt_module_dev *md = &m->dev[rt_slot_index(d)];
     if (out)
         *out = md;
+    /* Loaded in this context already, or failed there: the same answer, without the driver.  A
+     * module that failed to load is tried again only after the context is reset. */
     if (md->generation == generation)
         return md->error;
 
@@ -180,6 +191,9 @@ cudaError_t rt_kernel_context_free(rt_kernel *k, rt_device *d, CUkernel *out)
         *out = k->library_kernel;
         return cudaSuccess;
     }
+    /* cuLibraryLoadData loads the image independently of any context, and its CUkernel is valid
+     * in every context: the driver picks the function per context itself.  One library per
+     * module, from the image the first device that asked had chosen. */
     rt_module *m = k->module;
     pthread_mutex_lock(&rt_load_lock);
     rt_module_dev *md;
@@ -205,6 +219,8 @@ cudaError_t rt_kernel_context_free(rt_kernel *k, rt_device *d, CUkernel *out)
     pthread_mutex_unlock(&rt_load_lock);
     if (e != cudaSuccess)
         return e;
+    /* Under lazy loading the driver judges the image against the device here, not at
+     * cuLibraryLoadData (PROTOCOL.md section 7.3). */
     return rt_error_from_cu(rt_drv.cuLibraryGetKernel(out, library, k->name));
 }
 
@@ -245,18 +261,23 @@ cudaError_t rt_kernel_resolve_slow(rt_kernel *k, rt_device *d, rt_kernel_dev **o
                                    : rt_drv.cuModuleGetFunction(&f, md->module, k->name);
     if (r != CUDA_SUCCESS) {
         RT_SPAN_END(span, "kernel resolve", "\"kernel\":\"%s\",\"result\":%d", k->name, (int)r);
+        /* NOT_FOUND: the loaded image has no entry of that name (registered, but not in the
+         * image chosen for this device). */
         e = r == CUDA_ERROR_NOT_FOUND ? cudaErrorInvalidDeviceFunction : rt_error_from_cu(r);
         RT_TRACE("kernel %s: not in the loaded image: %s", k->name, rt_error_name(e));
         goto done;
     }
     /* The layout from before a reset is kept one more generation, not freed: a launch on another
-     * thread may still be packing with it. */
+     * thread may still be packing with it.  The function is cleared first, so that a launch
+     * that checks meanwhile takes the slow path and waits for the lock. */
     atomic_store(&kd->function, NULL);
     free(kd->retired);
     kd->retired = kd->layout;
     kd->layout = rt_layout_build(k, f, md);
     RT_SPAN_END(span, "kernel resolve", "\"kernel\":\"%s\",\"params\":%d", k->name,
                 kd->layout ? (int)kd->layout->count : -1);
+    /* Layout and generation first, the function last with release: a launch that sees the
+     * function (acquire, load.h) sees the rest. */
     atomic_store(&kd->generation, generation);
     atomic_store_explicit(&kd->function, f, memory_order_release);
     *out = kd;
@@ -271,6 +292,8 @@ cudaError_t rt_var_address(rt_var *v, rt_device *d, CUdeviceptr *ptr, size_t *si
     cudaError_t e = rt_module_ensure(v->module, d, &md);
     if (e != cudaSuccess)
         return e;
+    /* The variable of this context's module: a __device__ variable has one instance per device
+     * (per context), found by its name even as a whole-program cubin's local symbol. */
     CUresult r = rt_drv.cuModuleGetGlobal(ptr, size, md->module, v->name);
     if (r == CUDA_ERROR_NOT_FOUND)
         return cudaErrorInvalidSymbol;
@@ -288,7 +311,9 @@ static void rt_module_unload_from(rt_module *m, size_t slot)
 {
     rt_module_dev *md = &m->dev[slot];
     rt_device *d = &rt_devices[slot];
-    /* A module of the module's library is the library's: it goes with cuLibraryUnload. */
+    /* A module of the module's library is the library's: it goes with cuLibraryUnload (the
+     * driver refuses cuModuleUnload of one from cuLibraryGetModule: CUDA_ERROR_NOT_PERMITTED).
+     * cuModuleUnload works on the current context, hence the switch. */
     if (md->module && !md->from_library && md->generation == atomic_load(&d->generation) &&
         d->context) {
         CUcontext current = NULL;
@@ -306,6 +331,8 @@ static void rt_module_unload_from(rt_module *m, size_t slot)
     md->error = cudaErrorInvalidResourceHandle;
 }
 
+/* Never loaded anywhere: nothing to do.  In a forked child the parent's driver state is gone,
+ * and no driver call may be made (core/lifetime.c). */
 void rt_module_unload(rt_module *m)
 {
     if (!m->dev || atomic_load(&rt_forked))
@@ -313,6 +340,8 @@ void rt_module_unload(rt_module *m)
     for (int slot = 0; slot < rt_slot_count; slot++)
         rt_module_unload_from(m, (size_t)slot);
     rt_module_drop_library(m);
+    /* No launch may use a function of the unloaded module: one through a record kept from
+     * before finds none and takes the slow path instead. */
     for (rt_kernel *k = m->kernels; k; k = k->next) {
         rt_kernel_dev *all = atomic_load(&k->dev);
         for (int slot = 0; all && slot < rt_slot_count; slot++)

@@ -28,6 +28,9 @@
 
 #include "load/module.h"
 
+/* Scalar option values travel cast into the pointer slot, as the driver takes them.  The size
+ * option is read (the cap, NUL included) and written (what the log filled), so each load gets a
+ * fresh set. */
 cudaError_t rt_load_options_init(rt_load_options *o, const rt_module *m)
 {
     memset(o, 0, sizeof *o);
@@ -68,8 +71,11 @@ void rt_load_options_free(rt_load_options *o)
     o->addresses = NULL;
 }
 
-/* ---- the library ------------------------------------------------------------------------------ */
+/* ---- the library ----------------------------------------------------------------------------- */
 
+/* A library's managed memory is shared across devices, registered when the library is first
+ * loaded into a context (the driver's documentation of cuLibraryGetManaged): the one instance
+ * __managed__ promises.  A unified table is an option of cuLibraryLoadData only. */
 static bool rt_module_wants_library(const rt_module *m)
 {
     return m->has_managed || m->has_table;
@@ -79,6 +85,8 @@ CUresult rt_module_load_driver(rt_module *m, rt_module_dev *md, const void *imag
                                size_t entry_offset, rt_load_options *o)
 {
     md->from_library = false;
+    /* A library loaded from another entry (a device of another SM chose differently) cannot
+     * serve this device: it gets a module of its own, as every other module does. */
     if (!rt_module_wants_library(m) ||
         (m->library && m->library_image != entry_offset))
         return rt_drv.cuModuleLoadDataEx(&md->module, image, o->count, o->option, o->value);
@@ -86,6 +94,8 @@ CUresult rt_module_load_driver(rt_module *m, rt_module_dev *md, const void *imag
         /* The driver keeps its own copy of the image (no CU_LIBRARY_BINARY_IS_PRESERVED): a
          * decompressed image is freed when the context that chose it is reset, the library
          * lives on until the module is unregistered. */
+        /* The table option is always in the array, but counted only when there is a table; the
+         * JIT options (the error log, host variables) serve the library's load as a module's. */
         CUlibraryOption lib_option[1] = { CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE };
         void *lib_value[1] = { &m->table };
         CUresult r = rt_drv.cuLibraryLoadData(&m->library, image, o->option, o->value, o->count,
@@ -98,6 +108,9 @@ CUresult rt_module_load_driver(rt_module *m, rt_module_dev *md, const void *imag
         }
         m->library_image = entry_offset;
     }
+    /* The library's module in the current context: kernels and ordinary variables resolve from
+     * it like from any module.  The library itself outlives a cudaDeviceReset: it goes only with
+     * rt_module_drop_library. */
     CUresult r = rt_drv.cuLibraryGetModule(&md->module, m->library);
     md->from_library = r == CUDA_SUCCESS;
     return r;
@@ -125,8 +138,10 @@ void rt_module_drop_library(rt_module *m)
     m->library = NULL;
 }
 
-/* ---- JIT linking of -rdc images --------------------------------------------------------------- */
+/* ---- JIT linking of -rdc images -------------------------------------------------------------- */
 
+/* A version-2 wrapper is the -rdc registration of link.stub: its prelinked array, NULL-terminated,
+ * points at the fatbin of each object of the link unit (PROTOCOL.md section 4). */
 bool rt_module_linkable(const rt_module *m)
 {
     return m->wrapper_ok && m->fw.version == 2 && m->fw.prelinked && m->fw.prelinked[0];
@@ -156,7 +171,10 @@ static cudaError_t rt_link_add(rt_module *m, rt_device *d, CUlinkState link, siz
     bool ptx = choice.entry.kind == FATBIN_KIND_PTX;
     char name[32];
     snprintf(name, sizeof name, "object%zu", i);
-    /* PTX is handed over with its terminating NUL (the driver's rule for PTX input). */
+    /* PTX is handed over with its terminating NUL (the driver's rule for PTX input).  Every input
+     * is relocatable code to the JIT linker, as -rdc made it; PTX is compiled with the link's
+     * options first.  The driver keeps no reference to the data after the call, so a decompressed
+     * copy is freed at once. */
     CUresult r = rt_drv.cuLinkAddData(link, ptx ? CU_JIT_INPUT_PTX : CU_JIT_INPUT_CUBIN,
                                       (void *)(uintptr_t)image, ptx ? strlen(image) + 1 : size,
                                       name, 0, NULL, NULL);
@@ -173,7 +191,8 @@ cudaError_t rt_module_link(rt_module *m, rt_device *d, rt_module_dev *md, rt_loa
 {
     uint64_t span = rt_span_begin();
     CUlinkState link = NULL;
-    /* The link gets the error log only: the host-variable relocations are the loader's. */
+    /* The link gets the error log only: the host-variable relocations are the loader's (the
+     * driver documents CU_JIT_GLOBAL_SYMBOL_* for its dynamic linker, which loads the result). */
     CUresult r = rt_drv.cuLinkCreate(2, o->option, o->value, &link);
     if (r != CUDA_SUCCESS)
         return rt_error_from_cu(r);
@@ -197,7 +216,7 @@ cudaError_t rt_module_link(rt_module *m, rt_device *d, rt_module_dev *md, rt_loa
         else
             e = cudaErrorMemoryAllocation;
     }
-    rt_drv.cuLinkDestroy(link);
+    rt_drv.cuLinkDestroy(link);       /* `linked` is gone from here on */
     RT_SPAN_END(span, "JIT link", "\"objects\":%zu,\"bytes\":%zu,\"result\":\"%s\"", objects,
                 cubin_size, rt_error_name(e));
     if (e != cudaSuccess) {

@@ -12,6 +12,17 @@
  * report its errors).  Names are kept per module, since two translation units can register the
  * same mangled name for two different static kernels; look-ups by host pointer go through one
  * hash table that readers probe without a lock, because cudaLaunchKernel looks up on every call.
+ *
+ * What the calls carry (PROTOCOL.md sections 3.2 and 3.7-3.9).  The handle is whatever
+ * __cudaRegisterFatBinary returns; generated code stores it and hands it back unread, so here it
+ * is a malloc'd slot pointing at the module record.  hostFun is the address of the kernel's host
+ * wrapper (not of __device_stub__...): the pointer a program later passes to cudaLaunchKernel,
+ * cudaFuncGetAttributes and the rest, hence the key of every look-up.  deviceFun and deviceName
+ * are the same mangled entry name, handed to the driver unchanged; thread_limit is always -1 and
+ * the five pointers after it always NULL (launch bounds live only in the cubin).  With -rdc the
+ * sequence runs once per nvlink unit, from the last rdc object's constructor, with a version-2
+ * wrapper whose prelinked array keeps every object's relocatable fatbin (module_link.c links
+ * them when the linked image has nothing for the device).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
@@ -51,6 +62,11 @@ void rt_registry_set_forget_hook(rt_kernel_forget_hook *hook)
 
 /* ---- the pointer table: host stub -> kernel, kernel handle -> kernel, host var -> var ------ */
 
+/* One open-addressed table (linear probing) per kind of key.  Writers are the registration calls
+ * and the first hand-out of a handle, rare and serialised by rt_registry_lock; readers are every
+ * launch and every call that takes a `func` or a symbol, from any thread, and take no lock.  A
+ * slot's value is stored before its key, the key with release, so a reader that finds a key
+ * finds its value too.  A key, once in, never leaves (rt_table_replace says why). */
 struct rt_slot {
     _Atomic(const void *) key;
     _Atomic(void *) value;
@@ -70,6 +86,9 @@ struct rt_table {
 static _Atomic(struct rt_table *) rt_kernels_by_ptr;
 static _Atomic(struct rt_table *) rt_vars_by_ptr;
 
+/* Keys are addresses (host stubs, host variables, heap records), whose low bits vary little
+ * (alignment); the xor-shifts and the multiply fold the high bits into the low ones that pick the
+ * slot. */
 static size_t rt_hash(const void *p)
 {
     uint64_t x = (uint64_t)(uintptr_t)p;
@@ -84,6 +103,7 @@ static void *rt_table_get(_Atomic(struct rt_table *) *tp, const void *key)
     struct rt_table *t = atomic_load_explicit(tp, memory_order_acquire);
     if (!t || !key)
         return NULL;
+    /* A table is never more than half full (rt_table_put), so an empty slot ends every probe. */
     for (size_t i = rt_hash(key) & (t->capacity - 1);; i = (i + 1) & (t->capacity - 1)) {
         const void *k = atomic_load_explicit(&t->slot[i].key, memory_order_acquire);
         if (k == key)
@@ -126,6 +146,7 @@ static bool rt_table_put(_Atomic(struct rt_table *) *tp, const void *key, void *
                 rt_table_insert_into(bigger, k, atomic_load_explicit(&t->slot[i].value,
                                                                      memory_order_relaxed));
         }
+        /* Published only when whole: a reader sees the old table or the complete new one. */
         atomic_store_explicit(tp, bigger, memory_order_release);
         t = bigger;
     }
@@ -217,6 +238,8 @@ bool rt_kernel_publish(const void *key, rt_kernel *k)
     return ok;
 }
 
+/* Only a key that answers something is pointed at NULL; an absent one stays absent (putting it
+ * in only to answer NULL would cost a slot for nothing). */
 void rt_kernel_withdraw(const void *key)
 {
     pthread_mutex_lock(&rt_registry_lock);
@@ -297,6 +320,9 @@ static void rt_module_load_one(rt_module *m, void *user)
     struct rt_init_load *load = user;
     if (!load->eager && !m->has_managed)
         return;
+    /* Nothing is reported from here: this runs inside whatever call started the context.  A load
+     * error stays cached in the module's per-device state (module.c), and a kernel's is met
+     * again by the first launch that needs it. */
     cudaError_t e = rt_module_ensure(m, load->device, NULL);
     for (rt_kernel *k = m->kernels; load->eager && e == cudaSuccess && k; k = k->next) {
         rt_kernel_dev *kd;
@@ -312,6 +338,8 @@ static void rt_module_load_at_init(rt_device *d)
     rt_module_foreach(rt_module_load_one, &load);
 }
 
+/* The module behind a handle; NULL for the NULL handle that a failed __cudaRegisterFatBinary
+ * returned, which the unit's later calls then pass (and which they ignore). */
 static rt_module *rt_module_of(void **handle)
 {
     return handle ? (rt_module *)*handle : NULL;
@@ -356,6 +384,7 @@ RT_API void **__cudaRegisterFatBinary(void *fatCubin)
     atomic_store_explicit(&rt_reached, true, memory_order_relaxed);
     rt_module *m = calloc(1, sizeof *m);
     void **handle = malloc(sizeof *handle);
+    /* Out of memory: NULL, and the unit's kernels and variables stay unregistered. */
     if (!m || !handle) {
         free(m);
         free(handle);
@@ -365,6 +394,9 @@ RT_API void **__cudaRegisterFatBinary(void *fatCubin)
     m->wrapper = fatCubin;
     *handle = m;
 
+    /* The 24-byte wrapper (magic 0x466243b1, version 1 or 2, data, the prelinked array of
+     * version 2) is read now; a bad one is only remembered: the first use of one of its kernels
+     * reports cudaErrorInvalidKernelImage (image.c), since nothing could report it here. */
     fatbin_error err;
     m->wrapper_ok = fatbin_wrapper_read(fatCubin, &m->fw, &err) == FATBIN_OK;
     if (!m->wrapper_ok) {
@@ -376,6 +408,8 @@ RT_API void **__cudaRegisterFatBinary(void *fatCubin)
             rt_trace_container("prelinked (relocatable, for JIT linking)", m->fw.prelinked[i]);
     }
 
+    /* A fatbin of the main program is unregistered only at exit; one of a shared library may be
+     * unregistered by dlclose while the program goes on, and then its records go. */
     m->in_program = rt_address_in_program(fatCubin);
     pthread_mutex_lock(&rt_registry_lock);
     m->next = rt_modules;
@@ -394,6 +428,8 @@ RT_API void __cudaRegisterFatBinaryEnd(void **fatCubinHandle)
     rt_module *m = rt_module_of(fatCubinHandle);
     if (!m)
         return;
+    /* With -rdc this follows the callbacks of every object of the link unit (PROTOCOL.md
+     * section 4).  Nothing waits for it: each record is usable as soon as its call made it. */
     m->ended = true;
     size_t kernels = 0, vars = 0;
     for (rt_kernel *k = m->kernels; k; k = k->next)
@@ -491,6 +527,7 @@ RT_API void __cudaUnregisterFatBinary(void **fatCubinHandle)
      * says what each means).  At exit the records stay; a closed library's are freed late
      * (rt_module_retire). */
     rt_module *m = rt_module_of(fatCubinHandle);
+    /* A second unregistration of the same handle finds the flag set and does nothing. */
     if (!m || atomic_exchange(&m->unregistered, true))
         return;
     pthread_mutex_lock(&rt_registry_lock);
@@ -516,6 +553,9 @@ RT_API void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun, c
                                    uint3 *bid, dim3 *bDim, dim3 *gDim, int *wSize)
 {
     RT_ENTER();
+    /* thread_limit (-1) and tid, bid, bDim, gDim, wSize (NULL) carry nothing in nvcc's output.
+     * The name is not copied: it lives in the host image's read-only data, mapped for as long as
+     * the fatbin is registered (a closed library unregisters before its image goes). */
     rt_module *m = rt_module_of(fatCubinHandle);
     const char *name = deviceName ? deviceName : deviceFun;
     if (!m || !hostFun || !name)
@@ -548,6 +588,8 @@ RT_API void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun, c
         free(k);
 }
 
+/* host_var is the key of the symbol APIs: the host shadow's address for a __device__ or
+ * __constant__ variable, the address of the host pointer slot for a __managed__ one. */
 static void rt_register_var(void **handle, const void *host_var, const char *name, size_t size,
                             bool constant, bool managed)
 {
@@ -584,6 +626,8 @@ RT_API void __cudaRegisterVar(void **fatCubinHandle, char *hostVar, char *device
                               int global)
 {
     RT_ENTER();
+    /* ext (1 for an extern declaration) and global (always 0) change nothing here: the driver
+     * finds the variable by name in the loaded module, even a whole-program cubin's local one. */
     rt_register_var(fatCubinHandle, hostVar, deviceName ? deviceName : deviceAddress, size,
                     constant != 0, false);
 }
@@ -593,6 +637,10 @@ RT_API void __cudaRegisterManagedVar(void **fatCubinHandle, void **hostVarPtrAdd
                                      size_t size, int constant, int global)
 {
     RT_ENTER();
+    /* hostVarPtrAddress is the address of the `static T *mvar` nvcc puts in the host object's
+     * __nv_managed_data__ section: host code reaches the variable only through that pointer,
+     * NULL until __cudaInitModule stores the unified address (PROTOCOL.md section 3.8).  Such a
+     * module is loaded as each context starts (rt_module_load_one), not at its first launch. */
     rt_register_var(fatCubinHandle, hostVarPtrAddress, deviceName ? deviceName : deviceAddress,
                     size, constant != 0, true);
 }
@@ -601,7 +649,11 @@ RT_API char __cudaInitModule(void **fatCubinHandle)
 {
     RT_ENTER();
     /* Host code reaches a __managed__ variable only after this returned non-zero: it loads the
-     * module and stores each managed variable's unified address into its host pointer slot. */
+     * module and stores each managed variable's unified address into its host pointer slot.
+     * cudafe turns each host access into a test of a per-translation-unit flag that calls this
+     * while the flag is 0 and stores the answer in it, so 0 makes the test call again at the
+     * next access.  It may be the process's first runtime call: rt_context_enter then loads
+     * the driver and retains the device's primary context first. */
     rt_module *m = rt_module_of(fatCubinHandle);
     if (!m)
         return 1;               /* nothing to initialise: NVIDIA's runtime answers 1 too (H200) */
