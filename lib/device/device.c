@@ -11,6 +11,15 @@
  * driver, retains the device's primary context and makes it current.  Each (re)initialisation
  * bumps the device's generation; per-context caches (loaded modules, CUfunctions) compare their
  * generation with it, so after cudaDeviceReset they are rebuilt on next use.
+ *
+ * The generation's parity says whether the runtime holds the primary context: even, it holds no
+ * retain (never used, or reset since); odd, it retained it (rt_context_activate adds 1,
+ * cudaDeviceReset adds 1 more).  The retain is the process's, not a thread's: another thread
+ * that enters the device only makes the context current on itself with cuCtxSetCurrent.  A
+ * context someone else created (cuCtxCreate) is never retained or reset by the runtime; it gets
+ * a slot of its own whose generation stays odd.  A sticky error (SEMANTICS.md section 3) is
+ * recorded against the slot of the context it broke, and every later call that enters that
+ * context answers it without asking the driver.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
@@ -37,14 +46,24 @@ static pthread_mutex_t rt_context_lock = PTHREAD_MUTEX_INITIALIZER;
  * rt_thread_default(). */
 static _Thread_local int rt_thread_device = -1;
 
-/* The thread's cudaSetValidDevices list (device_config.c sets it). */
-_Thread_local int rt_valid_list[RT_VALID_DEVICES_MAX];
-_Thread_local int rt_valid_count;
+/* The thread's cudaSetValidDevices list (device_config.c sets it).  Out of line, as when the list
+ * was device_config.c's: rt_context_enter, which every call passes, then compiles as it did. */
+static _Thread_local int rt_valid_list[RT_VALID_DEVICES_MAX];
+static _Thread_local int rt_valid_count;
 
-int rt_valid_devices(const int **list)
+__attribute__((noinline)) int rt_valid_devices(const int **list)
 {
     *list = rt_valid_list;
     return rt_valid_count;
+}
+
+void rt_valid_devices_set(const int *list, int len)
+{
+    if (len > RT_VALID_DEVICES_MAX)
+        len = RT_VALID_DEVICES_MAX;
+    if (len > 0)
+        memcpy(rt_valid_list, list, (size_t)len * sizeof *list);
+    rt_valid_count = len > 0 ? len : 0;
 }
 
 /* What the layers above hand down (device.h): loaded with acquire, stored with release, so that
@@ -68,7 +87,7 @@ void rt_device_set_early_hooks(void (*wait)(void), void (*release)(void))
 
 /* Loads what loads with a fresh context (the hook of the loading layer), if anything
  * registered. */
-static void rt_context_init_done(rt_device *d)
+static __attribute__((noinline)) void rt_context_init_done(rt_device *d)
 {
     rt_context_init_hook *hook = atomic_load_explicit(&rt_init_hook, memory_order_acquire);
     if (hook)
@@ -99,6 +118,8 @@ static void rt_devices_init_once(void)
 
 static void rt_devices_init_steps(void)
 {
+    /* dlopen of libcuda.so.1, the entry points through cuGetProcAddress, cuInit(0): core/driver.c
+     * (no driver at all is cudaErrorInsufficientDriver there, NVIDIA's answer). */
     cudaError_t e = rt_driver_load();
     if (e != cudaSuccess) {
         rt_devices_status = e;
@@ -111,6 +132,8 @@ static void rt_devices_init_steps(void)
         RT_TRACE("devices: none (%s)", rt_error_name(rt_devices_status));
         return;
     }
+    /* The devices' slots first (slot i is device i), then the foreign ones: every per-context
+     * array of the layers above is sized rt_slot_count and indexed by slot. */
     rt_devices = calloc((size_t)count + RT_FOREIGN_SLOTS, sizeof *rt_devices);
     if (!rt_devices) {
         rt_devices_status = cudaErrorMemoryAllocation;
@@ -130,7 +153,7 @@ static void rt_devices_init_steps(void)
             rt_devices_status = rt_error_from_cu(r);
             return;
         }
-        d->sm = (unsigned)(major * 10 + minor);
+        d->sm = (unsigned)(major * 10 + minor);    /* what fatbin_choose matches entries against */
         d->ordinal = i;
         RT_TRACE("device %d: sm_%u", i, d->sm);
     }
@@ -241,6 +264,7 @@ static rt_device *rt_foreign_adopt(CUcontext ctx, unsigned long long id, CUdevic
         found->context = ctx;
         found->context_id = id;
         atomic_store(&found->foreign, true);
+        /* The slot's earlier context may have broken; this one starts healthy. */
         atomic_store(&found->sticky, cudaSuccess);
         /* A new odd generation: whatever the slot cached for an earlier context is stale. */
         atomic_fetch_add(&found->generation, atomic_load(&found->generation) % 2 ? 2 : 1);
@@ -259,6 +283,8 @@ static rt_device *rt_context_slot(CUcontext ctx)
     int owner = rt_device_of_context(ctx);
     if (owner >= 0)
         return &rt_devices[owner];
+    /* cuCtxGetId's id is unique for the life of the process, unlike the handle's address, which
+     * the driver may give a later context; cuCtxGetDevice names the current context's device. */
     unsigned long long id = 0;
     CUdevice cu = 0;
     if (rt_drv.cuCtxGetId(ctx, &id) != CUDA_SUCCESS || rt_drv.cuCtxGetDevice(&cu) != CUDA_SUCCESS)
@@ -275,7 +301,8 @@ static rt_device *rt_context_slot(CUcontext ctx)
     return rt_foreign_adopt(ctx, id, cu);
 }
 
-/* Records e against d, unless d already has a sticky error. */
+/* Records e against d, unless d already has a sticky error: the first is kept, and every later
+ * call in that context answers it (rt_context_enter). */
 static void rt_device_mark_sticky(rt_device *d, cudaError_t e)
 {
     cudaError_t none = cudaSuccess;
@@ -302,6 +329,8 @@ static void rt_device_note_sticky(rt_device *d, cudaError_t e)
     }
     int marked = 0;
     for (int i = 0; i < rt_device_count; i++) {
+        /* Only the primary contexts the runtime holds now (odd generation) are asked; the loop
+         * ends before the foreign slots. */
         rt_device *other = &rt_devices[i];
         CUcontext ctx = atomic_load(&other->context);
         if (!ctx || ctx == current || atomic_load(&other->generation) % 2 == 0 ||
@@ -327,7 +356,11 @@ void rt_device_note_error(rt_device *d, cudaError_t e)
         rt_device_note_sticky(d, e);
 }
 
-/* Retains d's primary context if it is not active yet: the one place a context is created. */
+/* Retains d's primary context if it is not active yet: the one place a context is created.
+ * cuDevicePrimaryCtxRetain creates the device's primary context when nobody holds it, or takes a
+ * reference on the one that libraries and driver-API code already use; either way the handle is
+ * the same for all of them.  It does not make the context current.  Under rt_context_lock, so
+ * that two threads entering a fresh device retain it once. */
 static cudaError_t rt_context_activate(rt_device *d)
 {
     cudaError_t e = cudaSuccess;
@@ -371,11 +404,14 @@ static cudaError_t rt_context_activate(rt_device *d)
 /* Makes device d's primary context active and current on this thread. */
 static cudaError_t rt_context_use(rt_device *d, CUcontext current)
 {
+    /* fresh: the context (re)starts with this call, or with a concurrent one; what loads with a
+     * context is loaded then, and the loading layer makes a second caller's load a no-op. */
     bool fresh = atomic_load(&d->generation) % 2 == 0;
     cudaError_t e = rt_context_activate(d);
     if (e != cudaSuccess)
         return e;
     if (current != d->context) {
+        /* Current on this thread only: the retain above is the process's. */
         CUresult r = rt_drv.cuCtxSetCurrent(d->context);
         if (r != CUDA_SUCCESS)
             return rt_error_from_cu(r);
@@ -413,6 +449,8 @@ static cudaError_t rt_context_choose(rt_device **out, CUcontext *current)
 
 cudaError_t rt_context_enter(rt_device **out)
 {
+    /* From the runtime's exit handler on (core/driver.c), nothing reaches a driver that may be
+     * going down: cudaErrorCudartUnloading, NVIDIA's answer (SEMANTICS.md section 0). */
     if (atomic_load_explicit(&rt_unloading, memory_order_relaxed))
         return cudaErrorCudartUnloading;
     cudaError_t e = rt_devices_init();
@@ -428,6 +466,8 @@ cudaError_t rt_context_enter(rt_device **out)
          * code, a library with its own runtime).  The thread's device follows it. */
         if (!(d = rt_context_slot(current)))
             return cudaErrorDeviceUninitialized;
+        /* A foreign context leaves the thread's device as it was: cudaGetDevice reports the
+         * context's device from the driver (rt_device_of_current) while it is current. */
         if (!atomic_load_explicit(&d->foreign, memory_order_relaxed))
             rt_thread_device = rt_device_index(d);
     } else if (index >= 0) {
@@ -436,13 +476,17 @@ cudaError_t rt_context_enter(rt_device **out)
         return e;
     }
 
-    /* Fast path: the context is active and already current. */
+    /* Fast path: the context is active and already current.  Otherwise (another context is
+     * current, or a reset released this one) rt_context_use retains it again and makes it
+     * current.  A foreign context is used as it is. */
     if (!atomic_load_explicit(&d->foreign, memory_order_relaxed) &&
         (current != d->context || atomic_load(&d->generation) % 2 == 0)) {
         e = rt_context_use(d, current);
         if (e != cudaSuccess)
             return e;
     }
+    /* After a sticky error every call that does CUDA work in this context answers it, on every
+     * thread, each storing it in its own last error (SEMANTICS.md section 3). */
     cudaError_t sticky = atomic_load_explicit(&d->sticky, memory_order_relaxed);
     if (sticky != cudaSuccess)
         return sticky;
@@ -479,7 +523,9 @@ RT_API cudaError_t cudaSetDevice(int device)
         RT_RETURN(e);
     if (device < 0 || device >= rt_device_count)
         RT_RETURN(cudaErrorInvalidDevice);
-    /* Initialises the device's primary context now and makes it current. */
+    /* Initialises the device's primary context now and makes it current (SEMANTICS.md 1.4):
+     * a library with its own runtime, which works on the thread's current context, then follows
+     * the program's choice of device. */
     CUcontext current = NULL;
     rt_drv.cuCtxGetCurrent(&current);
     RT_RETURN(rt_context_use(&rt_devices[device], current));
@@ -520,6 +566,8 @@ RT_API cudaError_t cudaGetDevice(int *device)
     cudaError_t e = rt_devices_init();
     if (e != cudaSuccess)
         RT_RETURN(e);
+    /* The current context's device when one is current, whoever made it current (SEMANTICS.md
+     * 1.3), else the thread's choice; nothing is retained or made current here. */
     CUcontext current = NULL;
     rt_drv.cuCtxGetCurrent(&current);
     int owner = current ? rt_device_of_current(current) : -1;
@@ -534,6 +582,8 @@ RT_API cudaError_t cudaDeviceSynchronize(void)
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
         RT_RETURN(e);
+    /* Every stream of the current context.  A kernel's fault surfaces here (asynchronous
+     * errors reach the next call that waits) and is recorded when sticky. */
     e = rt_error_from_cu(rt_drv.cuCtxSynchronize());
     rt_device_note_error(d, e);
     RT_RETURN(e);
@@ -548,12 +598,14 @@ RT_API cudaError_t cudaDeviceReset(void)
         RT_RETURN(e);
     CUcontext current = NULL;
     rt_drv.cuCtxGetCurrent(&current);
+    /* With no context current the thread's device is reset, without entering it first. */
     if (!current) {
         d = &rt_devices[rt_thread_default()];
     } else if (!(d = rt_context_slot(current))) {
         RT_RETURN(cudaErrorDeviceUninitialized);
     } else if (atomic_load(&d->foreign)) {
-        /* A context someone else created: forget only what the runtime keeps for it. */
+        /* A context someone else created: forget only what the runtime keeps for it (by 2, so
+         * the generation stays odd: the context itself lives on). */
         atomic_fetch_add(&d->generation, 2);
         return cudaSuccess;
     }
@@ -565,11 +617,15 @@ RT_API cudaError_t cudaDeviceReset(void)
     pthread_mutex_lock(&rt_context_lock);
     if (atomic_load(&d->generation) % 2 == 1) {
         atomic_store(&rt_device_was_reset, true);   /* before the handles die: handles.c */
+        /* The reset destroys the context's resources for everyone who shares it (libraries
+         * with their own runtime included: SEMANTICS.md 7.8); the release gives back the
+         * runtime's retain, and the generation turns even. */
         CUresult r = rt_drv.cuDevicePrimaryCtxReset(d->cu);
         if (r == CUDA_SUCCESS)
             r = rt_drv.cuDevicePrimaryCtxRelease(d->cu);
         e = rt_error_from_cu(r);
         atomic_fetch_add(&d->generation, 1);
+        /* Whether the device works again shows at the next retain (rt_context_activate). */
         atomic_store(&d->sticky, cudaSuccess);
         d->flags_reset = true;
         RT_TRACE("device %d: reset (%s)", index, rt_error_name(e));
@@ -625,6 +681,7 @@ cudaError_t rt_device_activate(rt_device *d)
  * MapHost (always on since CUDA 4), LmemResizeToMax, SyncMemops. */
 static bool rt_device_flags_valid(unsigned flags)
 {
+    /* The scheduling field holds one of 0, 1, 2 and 4: 3 (Spin | Yield) names no policy. */
     unsigned schedule = flags & cudaDeviceScheduleMask;
     unsigned known = cudaDeviceScheduleMask | cudaDeviceMapHost | cudaDeviceLmemResizeToMax |
                      cudaDeviceSyncMemops;

@@ -124,7 +124,7 @@ static inline cudaError_t rt_enter_with(cudaStream_t stream, cudaEvent_t event, 
     return cudaSuccess;
 }
 
-/* ---- device.c: look-ups --------------------------------------------------------------------------- */
+/* ---- device.c: look-ups ----------------------------------------------------------------------- */
 
 /* Validates an ordinal (initialising the device table first): cudaErrorInvalidDevice when out of
  * range, or the initialisation error. */
@@ -137,9 +137,9 @@ cudaError_t rt_device_current(rt_device **out);
  * default device is chosen from it.  rt_valid_devices sets *list and returns its length, 0 when
  * the thread set none (then device 0 is its default). */
 #define RT_VALID_DEVICES_MAX 64
-extern _Thread_local int rt_valid_list[RT_VALID_DEVICES_MAX];
-extern _Thread_local int rt_valid_count;
 int rt_valid_devices(const int **list);
+/* Replaces the thread's list with list[0..len) (len <= RT_VALID_DEVICES_MAX, checked). */
+void rt_valid_devices_set(const int *list, int len);
 
 /* ---- hooks: what the layers above hand down ------------------------------------------------ */
 

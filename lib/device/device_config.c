@@ -345,7 +345,7 @@ RT_API cudaError_t cudaSetValidDevices(int *device_arr, int len)
     if (e != cudaSuccess)
         RT_RETURN(e);
     if (len == 0) {
-        rt_valid_count = 0;
+        rt_valid_devices_set(NULL, 0);
         return cudaSuccess;
     }
     if (len > rt_device_count || len > RT_VALID_DEVICES_MAX)
@@ -353,8 +353,7 @@ RT_API cudaError_t cudaSetValidDevices(int *device_arr, int len)
     for (int i = 0; i < len; i++)
         if (device_arr[i] < 0 || device_arr[i] >= rt_device_count)
             RT_RETURN(cudaErrorInvalidDevice);
-    memcpy(rt_valid_list, device_arr, (size_t)len * sizeof *device_arr);
-    rt_valid_count = len;
+    rt_valid_devices_set(device_arr, len);
     RT_TRACE("cudaSetValidDevices: %d device(s), first %d", len, device_arr[0]);
     return cudaSuccess;
 }

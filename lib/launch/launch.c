@@ -187,8 +187,10 @@ static CUresult rt_launch_driver(CUfunction f, dim3 grid, dim3 block, size_t sha
 }
 
 /* MINICUDART_SUMMARY's count of a launch: the total (core/summary.c) and the kernel's own, with
- * its last shape as a hint (two launches racing may mix theirs, which a summary tolerates). */
-static void rt_summary_launch(rt_kernel *k, dim3 grid, dim3 block)
+ * its last shape as a hint (two launches racing may mix theirs, which a summary tolerates).
+ * Kept out of line, as it was in summary.c: inlined, it grew rt_launch_with's frame for a path
+ * taken only with the summary on. */
+static __attribute__((noinline)) void rt_summary_launch(rt_kernel *k, dim3 grid, dim3 block)
 {
     rt_summary_launch_count();
     atomic_fetch_add_explicit(&k->launches, 1, memory_order_relaxed);
