@@ -17,6 +17,7 @@
 #              BENCH_REPORT_ONLY=1 (only redo the table from build-bench/bench/raw.txt),
 #              BENCH_MANY_KERNELS (2000), CUDA_HOME (/usr/local/cuda), BENCH_ARCH (sm_90),
 #              BENCH_BEFORE_LIB (a libminicudart.a to compare with: the "before" variant),
+#              BENCH_MINI_LIB (a prebuilt libminicudart.a for the mini variant),
 #              BENCH_TESTS (which benchmarks; default all: "startup startup_jit launch mem graph
 #              many_lazy many_eager"; the launch parts run only when it names launch)
 # $OUT gets summary.txt (table, spreads, sizes) and logs.tar.gz (build logs, every run's
@@ -73,7 +74,9 @@ job() {
       echo "$rc" >"$B/status/$name"; echo "$name rc=$rc $((SECONDS - t0))s" >>"$B/logs/build-times.txt" ) &
 }
 built() { [ "$(cat "$B/status/$1" 2>/dev/null)" = 0 ]; }
-MINI_LIBS=("$W/lib/libminicudart.a" -ldl -lpthread)
+# BENCH_MINI_LIB: link the mini variant with this prebuilt libminicudart.a instead of the one
+# built here (with BENCH_BEFORE_LIB: both built alike, by one compiler, elsewhere).
+MINI_LIBS=("${BENCH_MINI_LIB:-$W/lib/libminicudart.a}" -ldl -lpthread)
 build_minicudart() {
     local gen=(); command -v ninja >/dev/null && gen=(-G Ninja)
     bounded 200 cmake -S "$ROOT" -B "$W" "${gen[@]}" -DMINICUDART_TESTS=OFF \
