@@ -276,6 +276,34 @@ int cubin_next_kernel(const cubin *c, size_t *iter, cubin_kernel *k, fatbin_erro
 /* Finds one kernel by its (mangled) name.  FATBIN_OK, FATBIN_END when absent, or FATBIN_BAD. */
 int cubin_find_kernel(const cubin *c, const char *name, cubin_kernel *k, fatbin_error *err);
 
+/* Every kernel of a cubin, found in one pass over its section and symbol tables and sorted by
+ * name, so that a module's kernels are each found by a binary search rather than a walk of the
+ * tables (cubin_find_kernel).  The names and records point into the image, which must outlive
+ * the table. */
+typedef struct cubin_kernel_ref {
+    const char *name;          /* inside the image */
+    uint32_t symbol_index;
+    size_t section;            /* of `.nv.info.<name>` */
+    const uint8_t *info;       /* its contents; NULL when outside the image */
+    size_t info_size;
+    bool outside;              /* the section claims contents outside the image */
+} cubin_kernel_ref;
+typedef struct cubin_kernels {
+    cubin_kernel_ref *items;
+    size_t count;
+} cubin_kernels;
+
+/* Reads the table of c (opened by cubin_open): FATBIN_OK, or FATBIN_BAD (a malformed table,
+ * out of memory; *out then empty). */
+int cubin_kernels_read(cubin_kernels *out, const cubin *c, fatbin_error *err);
+/* Kernel `name` from the table: FATBIN_OK with k's name, symbol_index, param_count, param_size,
+ * max_threads and info set as cubin_find_kernel sets them (its module-wide records, registers,
+ * frame and stack sizes and shared_size, are left 0); FATBIN_END when the cubin has no such
+ * kernel; FATBIN_BAD when its records are malformed or outside the image. */
+int cubin_kernels_find(const cubin_kernels *t, const cubin *c, const char *name,
+                       cubin_kernel *k, fatbin_error *err);
+void cubin_kernels_free(cubin_kernels *t);
+
 /* Fills out[0..k->param_count) sorted by ordinal, from KPARAM_INFO (0x17) or KPARAM_INFO_V2
  * (0x45).  cap must be >= k->param_count.  Checks that ordinals are 0..n-1 exactly once and that
  * each parameter lies inside param_size. */

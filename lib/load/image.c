@@ -133,14 +133,35 @@ cudaError_t rt_entry_image(const void *wrapper, const fatbin_entry *entry, void 
 
 enum { RT_MAX_PARAMS = 32764 / 1 };   /* a 32,764-byte parameter space, 1 byte at least each */
 
+/* Kernel k's records in the cubin loaded for it.  The module's table of kernels is read at the
+ * first look-up (under rt_load_lock, as every resolve is) and answers every later one by a
+ * binary search: walking the cubin's tables for each kernel, as cubin_find_kernel does, made
+ * resolving all of a module's kernels quadratic (fatbin/cubin.c says how much).  A cubin whose
+ * table cannot be read is looked up the old way, so that it fails as it did. */
+static int rt_cubin_kernel(rt_kernel *k, rt_module_dev *md, cubin_kernel *ck, fatbin_error *err)
+{
+    if (!md->cubin_indexed) {
+        md->cubin_indexed = true;
+        if (cubin_open(&md->cubin_view, md->cubin, md->cubin_size, err) == FATBIN_OK &&
+            cubin_kernels_read(&md->cubin_index, &md->cubin_view, err) == FATBIN_OK)
+            RT_TRACE("module cubin: %zu kernels read", md->cubin_index.count);
+        else
+            md->cubin_view = (cubin){ 0 };
+    }
+    if (md->cubin_view.image)
+        return cubin_kernels_find(&md->cubin_index, &md->cubin_view, k->name, ck, err);
+    cubin c;
+    if (cubin_open(&c, md->cubin, md->cubin_size, err) != FATBIN_OK)
+        return FATBIN_BAD;
+    return cubin_find_kernel(&c, k->name, ck, err);
+}
+
 /* The layout from the cubin's .nv.info; NULL when the kernel or its records are not there. */
 static rt_param_layout *rt_layout_from_nv_info(rt_kernel *k, rt_module_dev *md)
 {
-    cubin c;
     cubin_kernel ck;
     fatbin_error err;
-    if (cubin_open(&c, md->cubin, md->cubin_size, &err) != FATBIN_OK ||
-        cubin_find_kernel(&c, k->name, &ck, &err) != FATBIN_OK)
+    if (rt_cubin_kernel(k, md, &ck, &err) != FATBIN_OK)
         return NULL;
     rt_param_layout *layout =
         malloc(sizeof *layout + (size_t)ck.param_count * sizeof layout->param[0]);
@@ -167,10 +188,8 @@ static bool rt_param_count(rt_kernel *k, rt_module_dev *md, uint32_t *count, con
 {
     fatbin_error err = { .message = "not found" };
     if (md && md->cubin) {
-        cubin c;
         cubin_kernel ck;
-        if (cubin_open(&c, md->cubin, md->cubin_size, &err) == FATBIN_OK &&
-            cubin_find_kernel(&c, k->name, &ck, &err) == FATBIN_OK) {
+        if (rt_cubin_kernel(k, md, &ck, &err) == FATBIN_OK) {
             *count = ck.param_count;
             *from = "cuFuncGetParamInfo, count from .nv.info";
             return true;

@@ -40,6 +40,9 @@ typedef struct rt_module_dev {
     ptx_entries ptx_index;        /* every entry of `ptx` with its count, read at the first
                                    * kernel's (module.c: rt_param_count); owned */
     bool ptx_indexed;             /* ptx_index has been read (it may be empty) */
+    cubin cubin_view;             /* `cubin` opened, and its table of kernels, read at the first */
+    cubin_kernels cubin_index;    /* kernel's look-up (image.c: rt_cubin_kernel); owned */
+    bool cubin_indexed;           /* tried; cubin_view.image is NULL when it could not be read */
     bool from_library;            /* module is the library's (rt_module.library): not ours to
                                    * unload */
 } rt_module_dev;

@@ -170,6 +170,9 @@ void rt_module_dev_release(rt_module_dev *md)
     md->image = NULL;
     ptx_entries_free(&md->ptx_index);
     md->ptx_indexed = false;
+    cubin_kernels_free(&md->cubin_index);
+    md->cubin_view = (cubin){ 0 };
+    md->cubin_indexed = false;
     md->module = NULL;
     md->cubin = NULL;
     md->cubin_size = 0;

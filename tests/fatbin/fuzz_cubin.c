@@ -6,7 +6,8 @@
  * Input, by its first bytes:
  *   "\x7f" "ELF" ...  a cubin image: cubin_open, every kernel (cubin_next_kernel), its
  *                     parameters (cubin_kernel_params into an array of exactly param_count),
- *                     and cubin_find_kernel for its name and for a name no cubin has.
+ *                     and cubin_find_kernel for its name and for a name no cubin has; the
+ *                     one-pass table (cubin_kernels_read/find) must agree with it.
  *   anything else     the EIATTR parameter reader alone, on a kernel made by hand:
  *                       off 0 u8 param_count, off 1 u16 param_size, off 3.. the records of a
  *                       .nv.info.<name> section (seeds: real sections cut from nvcc cubins).
@@ -65,15 +66,27 @@ static void check_kernel(const cubin *c, const cubin_kernel *k)
                  "kernel info outside the image");
 }
 
-/* cubin_find_kernel must find a kernel of that name (the first one; names may repeat). */
-static void check_find(const cubin *c, const cubin_kernel *k)
+/* cubin_find_kernel must find a kernel of that name (the first one; names may repeat), and the
+ * one-pass table (cubin_kernels_find) the same one, with the same records. */
+static void check_find(const cubin *c, const cubin_kernels *t, const cubin_kernel *k)
 {
-    cubin_kernel found;
+    cubin_kernel found, listed;
     fatbin_error err;
     fuzz_error_init(&err);
     int rc = cubin_find_kernel(c, k->name, &found, &err);
     fuzz_require(rc == FATBIN_OK, "cubin_find_kernel: a kernel the walk returned is missing");
     fuzz_require(strcmp(found.name, k->name) == 0, "cubin_find_kernel: another name");
+    if (!t)
+        return;
+    fuzz_error_init(&err);
+    rc = cubin_kernels_find(t, c, k->name, &listed, &err);
+    fuzz_require(rc == FATBIN_OK, "cubin_kernels_find: a kernel cubin_find_kernel found is missing");
+    fuzz_require(listed.name == found.name && listed.symbol_index == found.symbol_index &&
+                     listed.info == found.info && listed.info_size == found.info_size &&
+                     listed.param_count == found.param_count &&
+                     listed.param_size == found.param_size &&
+                     memcmp(listed.max_threads, found.max_threads, sizeof found.max_threads) == 0,
+                 "cubin_kernels_find: another kernel than cubin_find_kernel's");
 }
 
 static int as_cubin(const uint8_t *data, size_t size)
@@ -86,6 +99,11 @@ static int as_cubin(const uint8_t *data, size_t size)
         return FUZZ_REJECTED;
     }
     fuzz_require(c.image == data && c.size == size, "cubin view differs from the input");
+    cubin_kernels table;
+    fuzz_error_init(&err);
+    bool have_table = cubin_kernels_read(&table, &c, &err) == FATBIN_OK;
+    if (!have_table)
+        fuzz_require_clean_error(&err, size, "cubin_kernels_read");
     size_t iter = 0, last_iter = 0;
     unsigned long kernels = 0, bad_params = 0;
     cubin_kernel k;
@@ -97,10 +115,11 @@ static int as_cubin(const uint8_t *data, size_t size)
         check_kernel(&c, &k);
         if (check_params(&k) != FATBIN_OK)
             bad_params++;
-        check_find(&c, &k);
+        check_find(&c, have_table ? &table : NULL, &k);
     }
     if (rc == FATBIN_BAD) {
         fuzz_require_clean_error(&err, size, "cubin_next_kernel");
+        cubin_kernels_free(&table);
         return FUZZ_REJECTED;
     }
     fuzz_require(rc == FATBIN_END, "cubin_next_kernel: unknown return code");
@@ -110,6 +129,12 @@ static int as_cubin(const uint8_t *data, size_t size)
                  "cubin_find_kernel: found a kernel of another name");
     if (rc == FATBIN_BAD)
         fuzz_require_clean_error(&err, size, "cubin_find_kernel");
+    if (have_table) {
+        fuzz_error_init(&err);
+        fuzz_require(cubin_kernels_find(&table, &c, ABSENT_NAME, &k, &err) == FATBIN_END,
+                     "cubin_kernels_find: found a kernel no cubin has");
+    }
+    cubin_kernels_free(&table);
     return kernels > 0 && bad_params == 0 ? FUZZ_ACCEPTED : FUZZ_REJECTED;
 }
 

@@ -111,6 +111,32 @@ static void check_cubin(const uint8_t *image, size_t size, unsigned sm)
     }
     assert_int_equal(count, NKERNELS);
     assert_int_equal(cubin_find_kernel(&c, "no_such_kernel", &k, &err), FATBIN_END);
+
+    /* The table the runtime reads once per module gives every kernel as cubin_find_kernel does:
+     * the same records, count, sizes, bounds and parameters. */
+    cubin_kernels t;
+    assert_int_equal(cubin_kernels_read(&t, &c, &err), FATBIN_OK);
+    assert_int_equal(t.count, NKERNELS);
+    for (size_t i = 0; i < NKERNELS; i++) {
+        cubin_kernel want, got;
+        assert_int_equal(cubin_find_kernel(&c, expected[i].name, &want, &err), FATBIN_OK);
+        assert_int_equal(cubin_kernels_find(&t, &c, expected[i].name, &got, &err), FATBIN_OK);
+        assert_ptr_equal(got.name, want.name);
+        assert_int_equal(got.symbol_index, want.symbol_index);
+        assert_ptr_equal(got.info, want.info);
+        assert_int_equal(got.info_size, want.info_size);
+        assert_int_equal(got.param_count, want.param_count);
+        assert_int_equal(got.param_size, want.param_size);
+        assert_memory_equal(got.max_threads, want.max_threads, sizeof want.max_threads);
+        cubin_param a[MAX_EXPECTED], b[MAX_EXPECTED];
+        assert_int_equal(cubin_kernel_params(&want, a, MAX_EXPECTED, &err), FATBIN_OK);
+        assert_int_equal(cubin_kernel_params(&got, b, MAX_EXPECTED, &err), FATBIN_OK);
+        assert_memory_equal(a, b, want.param_count * sizeof a[0]);
+    }
+    assert_int_equal(cubin_kernels_find(&t, &c, "no_such_kernel", &k, &err), FATBIN_END);
+    assert_int_equal(cubin_kernels_find(&t, &c, "k_", &k, &err), FATBIN_END);
+    cubin_kernels_free(&t);
+    assert_null(t.items);
 }
 
 static void kept_sm90_cubin_has_every_kernel_with_c_layout_params(void **state)
