@@ -23,6 +23,7 @@
  *      and end in cuLaunchCooperativeKernel / cuLaunchKernelEx instead.)
  */
 #define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,8 +122,40 @@ RT_API int minicudart_set_launch_params(const char *mode)
     return 0;
 }
 
-/* The packed parameter buffer.  32764 bytes is the parameter space limit since CUDA 12.1. */
-static _Thread_local _Alignas(16) unsigned char rt_param_buffer[32768];
+/* The packed parameter buffer: 32764 bytes is the parameter space limit since CUDA 12.1.  One per
+ * thread, allocated at the thread's first packed launch and freed when the thread ends.  As
+ * thread-local storage it was 32 KB that every thread of the process paid at its creation,
+ * launching or not (a framework starts dozens of threads, few of which launch). */
+enum { RT_PARAM_BUFFER = 32768 };
+static _Thread_local unsigned char *rt_param_buffer;
+static pthread_key_t rt_param_key;
+static pthread_once_t rt_param_once = PTHREAD_ONCE_INIT;
+static bool rt_param_key_ok;
+
+static void rt_param_key_create(void)
+{
+    rt_param_key_ok = pthread_key_create(&rt_param_key, free) == 0;
+}
+
+/* This thread's buffer, allocated now; NULL when memory ran out (the launch then passes nvcc's
+ * argument array instead, which needs no buffer). */
+static __attribute__((noinline)) unsigned char *rt_param_buffer_new(void)
+{
+    pthread_once(&rt_param_once, rt_param_key_create);
+    unsigned char *b = aligned_alloc(16, RT_PARAM_BUFFER);
+    if (!b)
+        return NULL;
+    if (rt_param_key_ok)
+        pthread_setspecific(rt_param_key, b);      /* freed by the key's destructor at exit */
+    rt_param_buffer = b;
+    return b;
+}
+
+static inline unsigned char *rt_param_buffer_get(void)
+{
+    unsigned char *b = rt_param_buffer;
+    return b ? b : rt_param_buffer_new();
+}
 
 /* Copies one argument into the buffer.  Most parameters are 4 or 8 bytes: those become one
  * load and one store instead of a call to memcpy. */
@@ -263,8 +296,9 @@ cudaError_t rt_launch_with(rt_kernel *k, dim3 grid, dim3 block, void **args, siz
         return cudaErrorInvalidValue;
     const rt_param_layout *layout = kd->layout;
     bool cooperative_only = opt && opt->cooperative && !opt->extended;
+    unsigned char *buffer = NULL;
     bool packed = layout && layout->count > 0 && rt_params() == RT_PARAMS_BUFFER &&
-                  !cooperative_only;
+                  !cooperative_only && (buffer = rt_param_buffer_get()) != NULL;
     if (layout && layout->count > 0 && !args)
         return cudaErrorInvalidValue;
     CUresult r;
@@ -273,10 +307,10 @@ cudaError_t rt_launch_with(rt_kernel *k, dim3 grid, dim3 block, void **args, siz
         for (uint32_t i = 0; i < layout->count; i++) {
             if (!args[i])
                 return cudaErrorInvalidValue;
-            rt_pack(rt_param_buffer + layout->param[i].offset, args[i], layout->param[i].size);
+            rt_pack(buffer + layout->param[i].offset, args[i], layout->param[i].size);
         }
         size_t size = layout->size;
-        void *extra[] = { CU_LAUNCH_PARAM_BUFFER_POINTER, rt_param_buffer,
+        void *extra[] = { CU_LAUNCH_PARAM_BUFFER_POINTER, buffer,
                           CU_LAUNCH_PARAM_BUFFER_SIZE, &size, CU_LAUNCH_PARAM_END };
         r = rt_launch_driver(f, grid, block, shared, s, NULL, extra, opt);
         if (r == CUDA_ERROR_INVALID_HANDLE)
