@@ -2,6 +2,7 @@
 # Measures what the drop-in costs on disk: the shared libcudart.so.13, and the seed program
 # examples/vadd linked statically with minicudart, against the same program with NVIDIA's
 # cudart_static (nvcc's default).  Release build for size (MinSizeRel) in build/sizes.
+# Then the library's bytes by section and by room of lib/ (tools/size_table.py).
 # usage: tools/measure_sizes.sh
 set -eu
 cd "$(dirname "$0")/.."
@@ -29,3 +30,5 @@ printf '%-48s %10s %10s\n' "examples/vadd, NVIDIA's cudart_static" \
     "$(size_of $out/vadd.cudart_static)" "$(size_of $out/vadd.cudart_static.stripped)"
 echo "libraries libcudart.so.13 needs: $(readelf -d $out/lib/libcudart.so.13 |
       sed -n 's/.*Shared library: \[\(.*\)\]/\1/p' | tr '\n' ' ')"
+# Where the library's bytes go, by section and by room (a relink with a linker map).
+python3 tools/size_table.py $out
