@@ -197,25 +197,44 @@ static int read_module_info(const cubin *c, const fb_shdr *sh, cubin_kernel *k,
 
 /* ---- kernels -------------------------------------------------------------------------------- */
 
+/* The symbol table of c: FATBIN_OK with *sh and *count (entries, the null one included) set,
+ * FATBIN_END when the cubin has none, FATBIN_BAD when its header is malformed. */
+static int symbol_table(const cubin *c, const fb_elf *elf, fb_shdr *sh, size_t *count,
+                        fatbin_error *err)
+{
+    *count = 0;
+    if (c->symtab_index == 0)
+        return FATBIN_END;
+    if (fatbin_elf_section(elf, c->symtab_index, sh, err) != FATBIN_OK)
+        return FATBIN_BAD;
+    *count = (size_t)sh->size / ELF_SYM_SIZE;
+    if (*count > (size_t)UINT32_MAX + 1)
+        *count = (size_t)UINT32_MAX + 1;
+    return FATBIN_OK;
+}
+
+/* The name of symbol i of the table if it is a function marked as an entry point, else NULL. */
+static const char *entry_symbol_name(const cubin *c, const fb_shdr *symtab, size_t i)
+{
+    const uint8_t *sym = c->image + symtab->offset + i * ELF_SYM_SIZE;
+    if ((sym[4] & 0xfu) != STT_FUNC || !(sym[5] & STO_CUDA_ENTRY))
+        return NULL;
+    return fatbin_elf_string(c->image + c->strtab_off, c->strtab_size, u32_at(sym, 0));
+}
+
 /* Finds the kernel symbol called `name`: a function marked as an entry point.
  * *index = 0 when there is none. */
 static int find_symbol(const cubin *c, const fb_elf *elf, const char *name, uint32_t *index,
                        fatbin_error *err)
 {
     *index = 0;
-    if (c->symtab_index == 0)
-        return FATBIN_OK;
     fb_shdr sh;
-    if (fatbin_elf_section(elf, c->symtab_index, &sh, err) != FATBIN_OK)
-        return FATBIN_BAD;
-    const uint8_t *strtab = c->image + c->strtab_off;
-    size_t count = (size_t)sh.size / ELF_SYM_SIZE;
-    for (size_t i = 1; i < count && i <= UINT32_MAX; i++) {
-        const uint8_t *sym = c->image + sh.offset + i * ELF_SYM_SIZE;
-        uint8_t info = sym[4], other = sym[5];
-        if ((info & 0xfu) != STT_FUNC || !(other & STO_CUDA_ENTRY))
-            continue;
-        const char *sym_name = fatbin_elf_string(strtab, c->strtab_size, u32_at(sym, 0));
+    size_t count;
+    int rc = symbol_table(c, elf, &sh, &count, err);
+    if (rc != FATBIN_OK)
+        return rc == FATBIN_END ? FATBIN_OK : FATBIN_BAD;
+    for (size_t i = 1; i < count; i++) {
+        const char *sym_name = entry_symbol_name(c, &sh, i);
         if (sym_name && strcmp(sym_name, name) == 0) {
             *index = (uint32_t)i;
             return FATBIN_OK;
@@ -367,21 +386,16 @@ static int entry_symbols(const cubin *c, const fb_elf *elf, cubin_symbol_ref **o
 {
     *out = NULL;
     *count = 0;
-    if (c->symtab_index == 0)
-        return FATBIN_OK;
     fb_shdr sh;
-    if (fatbin_elf_section(elf, c->symtab_index, &sh, err) != FATBIN_OK)
-        return FATBIN_BAD;
-    const uint8_t *strtab = c->image + c->strtab_off;
-    size_t total = (size_t)sh.size / ELF_SYM_SIZE, n = 0;
+    size_t total, n = 0;
+    int rc = symbol_table(c, elf, &sh, &total, err);
+    if (rc != FATBIN_OK)
+        return rc == FATBIN_END ? FATBIN_OK : FATBIN_BAD;
     cubin_symbol_ref *syms = total > 1 ? malloc((total - 1) * sizeof *syms) : NULL;
     if (total > 1 && !syms)
         return fatbin_fail(err, 0, "cubin kernels: out of memory");
-    for (size_t i = 1; i < total && i <= UINT32_MAX; i++) {
-        const uint8_t *sym = c->image + sh.offset + i * ELF_SYM_SIZE;
-        if ((sym[4] & 0xfu) != STT_FUNC || !(sym[5] & STO_CUDA_ENTRY))
-            continue;
-        const char *name = fatbin_elf_string(strtab, c->strtab_size, u32_at(sym, 0));
+    for (size_t i = 1; i < total; i++) {
+        const char *name = entry_symbol_name(c, &sh, i);
         if (name)
             syms[n++] = (cubin_symbol_ref){ name, (uint32_t)i };
     }
