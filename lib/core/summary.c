@@ -119,12 +119,13 @@ static double rt_ns_per_tick(void)
     return t0 && t1 > t0 ? (double)(n1 - n0) / (double)(t1 - t0) : 1.0;
 }
 
-struct rt_call_clock rt_call_begin_counted(struct rt_call_stat *s)
+struct rt_call_clock rt_call_begin_counted(struct rt_call_stat *s, const char *name)
 {
     if (rt_call_depth++ > 0)
         return (struct rt_call_clock){ s, 0 };            /* inside another public call */
     if (!atomic_load_explicit(&s->listed, memory_order_acquire) &&
         !atomic_exchange(&s->listed, true)) {
+        s->name = name;               /* before the record is published: the table reads it */
         struct rt_call_stat *head = atomic_load(&rt_call_list);
         do
             s->next = head;
