@@ -132,9 +132,19 @@ static pthread_key_t rt_param_key;
 static pthread_once_t rt_param_once = PTHREAD_ONCE_INIT;
 static bool rt_param_key_ok;
 
+/* At the thread's end.  The pointer is cleared too: a destructor that runs after this one (a
+ * C++ thread_local's, another key's) and launches gets a new buffer, which the key frees in its
+ * next round, instead of the freed one. */
+static void rt_param_buffer_free(void *p)
+{
+    if (rt_param_buffer == p)
+        rt_param_buffer = NULL;
+    free(p);
+}
+
 static void rt_param_key_create(void)
 {
-    rt_param_key_ok = pthread_key_create(&rt_param_key, free) == 0;
+    rt_param_key_ok = pthread_key_create(&rt_param_key, rt_param_buffer_free) == 0;
 }
 
 /* This thread's buffer, allocated now; NULL when memory ran out (the launch then passes nvcc's
