@@ -147,6 +147,17 @@ static void rt_param_key_create(void)
     rt_param_key_ok = pthread_key_create(&rt_param_key, rt_param_buffer_free) == 0;
 }
 
+/* When the library is unloaded (dlclose of libcudart.so.13) or the process ends: no thread that
+ * ends later may call rt_param_buffer_free, whose code may be gone by then.  Its buffer is left
+ * to the process. */
+__attribute__((destructor)) static void rt_param_key_delete(void)
+{
+    if (rt_param_key_ok) {
+        rt_param_key_ok = false;
+        pthread_key_delete(rt_param_key);
+    }
+}
+
 /* This thread's buffer, allocated now; NULL when memory ran out (the launch then passes nvcc's
  * argument array instead, which needs no buffer). */
 static __attribute__((noinline)) unsigned char *rt_param_buffer_new(void)
