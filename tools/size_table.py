@@ -9,6 +9,11 @@ with the link command CMake wrote and a linker map (-Wl,-Map) added, into a temp
 input section the link keeps (after --gc-sections) is charged to the object it came from, so
 every byte of .text, .rodata, .data and .bss is found in its room, the string constants too.
 Prints Markdown tables: the library's sections, then its bytes by folder and by room.
+
+A library built with link-time optimisation (MINICUDART_LTO) has no rooms left to charge: the
+link's inputs are the optimiser's partitions.  Its sections are the ones printed; the rooms come
+from the same link made with the plain objects (those of libminicudart.a), whose total the output
+states beside the real one.
 """
 import collections
 import os
@@ -35,11 +40,23 @@ def sections(library):
     return out
 
 
-def link_map(build):
-    """Relinks libcudart.so.13 with a map; returns (library path, map text)."""
+def link_command(build):
+    """CMake's link command of libcudart.so.13, and whether it links with LTO."""
     libdir = os.path.join(build, "lib")
     with open(os.path.join(libdir, "CMakeFiles", "minicudart_shared.dir", "link.txt")) as f:
         command = f.read().split()
+    return command, any(a.startswith("-flto") for a in command)
+
+
+def link_map(build, plain=False):
+    """Relinks libcudart.so.13 with a map; returns (library path, map text).  plain: with the
+    objects of the build without LTO instead of the LTO ones."""
+    libdir = os.path.join(build, "lib")
+    command, _ = link_command(build)
+    if plain:
+        command = [a.replace("minicudart_objects_lto.dir", "minicudart_objects.dir")
+                    .replace("fatbin_parse_dl_lto.dir", "fatbin_parse_dl.dir")
+                   for a in command if not a.startswith("-flto") and a != "-fno-fat-lto-objects"]
     tmp = tempfile.mkdtemp(prefix="size_table.")
     out = os.path.join(tmp, "libcudart.so.13")
     mapfile = os.path.join(tmp, "map.txt")
@@ -93,15 +110,22 @@ def main():
     if len(sys.argv) != 2:
         print(__doc__, file=sys.stderr)
         return 2
+    _, lto = link_command(sys.argv[1])
     library, map_text = link_map(sys.argv[1])
     secs = sections(library)
+    if lto:
+        plain_library, map_text = link_map(sys.argv[1], plain=True)
+        plain_total = sum(size for _, size in sections(plain_library))
     per_room = collections.defaultdict(collections.Counter)
     for section, size, obj in input_sections(map_text):
         if size:
             per_room[room_of(obj)][kind_of(section)] += size
     total = sum(size for _, size in secs)
     print(f"libcudart.so.13: {os.path.getsize(library):,} bytes as linked, "
-          f"{total:,} in allocated sections")
+          f"{total:,} in allocated sections" + (", link-time optimised" if lto else ""))
+    if lto:
+        print(f"(the folders and rooms below: the same link without LTO, {plain_total:,} bytes in "
+              f"allocated sections)")
     print()
     print("| section | bytes | share |")
     print("| --- | --- | --- |")
