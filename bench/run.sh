@@ -19,7 +19,9 @@
 #              BENCH_BEFORE_LIB (a libminicudart.a to compare with: the "before" variant),
 #              BENCH_MINI_LIB (a prebuilt libminicudart.a for the mini variant),
 #              BENCH_TESTS (which benchmarks; default all: "startup startup_jit launch mem graph
-#              many_lazy many_eager"; the launch parts run only when it names launch)
+#              many_lazy many_eager threads capture"; the launch parts run only when it names
+#              launch), BENCH_CPUS (a taskset CPU list, e.g. "2-7": every benchmark process runs
+#              on those CPUs only; default unset, no pinning)
 # $OUT gets summary.txt (table, spreads, sizes) and logs.tar.gz (build logs, every run's
 # stdout/stderr, raw results).  Exit 0 always when the table was printed (FAIL cells say more).
 set -u
@@ -41,7 +43,8 @@ JOBS=$(nproc 2>/dev/null || echo 4); [ "$JOBS" -gt 16 ] && JOBS=16
 BEFORE_LIB=${BENCH_BEFORE_LIB:-}
 VARIANTS="mini static shared driver drvxx"
 [ -n "$BEFORE_LIB" ] && VARIANTS="mini before static shared driver drvxx"
-TESTS=${BENCH_TESTS:-"startup startup_jit launch mem graph many_lazy many_eager"}
+TESTS=${BENCH_TESTS:-"startup startup_jit launch mem graph many_lazy many_eager threads capture"}
+CPUS=${BENCH_CPUS:-}
 ARCH_PTX="-gencode arch=compute_${SM#sm_},code=compute_${SM#sm_}"
 START_NS=$(date +%s%N)
 elapsed() { echo $((($(date +%s%N) - START_NS) / 1000000000)); }
@@ -101,11 +104,11 @@ link_nv() {  # link_nv OBJ NAME: the static and shared NVIDIA variants
 link_mini() { bounded 120 "$NVCC" $ARCH -cudart=none "$1" -o "$B/bin/$2.mini" "${MINI_LIBS[@]}"; }
 link_before() { bounded 120 "$NVCC" $ARCH -cudart=none "$1" -o "$B/bin/$2.before" "$BEFORE_LIB" -ldl -lpthread; }
 build_driver() {  # build_driver NAME SRC FATBIN [cflags]
-    bounded 120 gcc -std=c11 -O2 -I"$S" -I"$CUDA_HOME/include" -DFATBIN_PATH="\"$3\"" ${4:-} \
+    bounded 120 gcc -std=c11 -O2 -pthread -I"$S" -I"$CUDA_HOME/include" -DFATBIN_PATH="\"$3\"" ${4:-} \
         "$S/$2" -o "$B/bin/$1.driver" -L"$CUDA_LIB/stubs" -lcuda
 }
 build_drvxx() {  # the C++ floor: drv_bench.c as C++, libstdc++ loaded at start like nvcc's programs
-    bounded 120 g++ -x c++ -O2 -I"$S" -I"$CUDA_HOME/include" -DFATBIN_PATH="\"$B/obj/kernels.fatbin\"" \
+    bounded 120 g++ -x c++ -O2 -pthread -I"$S" -I"$CUDA_HOME/include" -DFATBIN_PATH="\"$B/obj/kernels.fatbin\"" \
         "$S/drv_bench.c" -o "$B/bin/bench.drvxx" -L"$CUDA_LIB/stubs" -Wl,--no-as-needed -lstdc++ -lcuda
 }
 
@@ -159,12 +162,18 @@ if ! have_libcuda; then
 fi
 
 # ---- runs ------------------------------------------------------------------------------------
+# BENCH_CPUS: this shell pins itself (taskset -p) after the builds, so that every benchmark
+# process after it inherits the CPU list, with no taskset process inside the timed start-up.
+if [ -n "$CPUS" ]; then
+    taskset -c -p "$CPUS" $$ >/dev/null || { echo "BENCH_CPUS=$CPUS: taskset failed"; exit 1; }
+    log "benchmarks pinned to CPUs $CPUS ($(taskset -c -p $$ | sed 's/.*: //'))"
+fi
 # run_one TEST VARIANT ROUND: RESULT lines -> $RAW ("metric variant value"), the process's wall
 # time for the start-up tests, and "test variant round rc" -> $RUNS.
 run_one() {
     local t=$1 v=$2 r=$3 prog=bench arg env=() rc t0 t1 o
     case $t in
-    startup | launch | mem | graph) arg=$t ;;
+    startup | launch | mem | graph | threads | capture) arg=$t ;;
     startup_jit) prog=bench_ptx arg=startup; env=(CUDA_CACHE_DISABLE=1) ;;
     many_lazy) prog=many arg=""; env=(CUDA_MODULE_LOADING=LAZY) ;;
     many_eager) prog=many arg=""; env=(CUDA_MODULE_LOADING=EAGER) ;;
@@ -242,7 +251,11 @@ METRICS="launch_p0_ns:launch launch_p4_ns:launch launch_p32_ns:launch launch_s4k
 launch_e2e_200k_ns:launch startup_ms:startup startup_jit_ms:startup_jit many_lazy_ms:many_lazy many_eager_ms:many_eager
 memcpy_h2d_64B_us:mem memcpy_d2h_64B_us:mem h2d_64MiB_pageable_GBps:mem graph_per_kernel_ns:graph
 graph_launch_host_us:graph graph_pair_rt_host_us:graph graph_pair_cu_host_us:graph graph_rt_over_cu:graph
-startup_rss_kb:startup many_lazy_rss_kb:many_lazy"
+startup_rss_kb:startup many_lazy_rss_kb:many_lazy
+threads_own_1_klps:threads threads_own_4_klps:threads threads_own_16_klps:threads threads_own_64_klps:threads
+threads_legacy_1_klps:threads threads_legacy_4_klps:threads threads_legacy_16_klps:threads threads_legacy_64_klps:threads
+capture_1000_ms:capture instantiate_1000_ms:capture update_1000_ms:capture replay_1000_ms:capture
+capture_10000_ms:capture instantiate_10000_ms:capture update_10000_ms:capture replay_10000_ms:capture"
 # startup's rss_kb is reported as startup_rss_kb
 sed -i 's/^rss_kb /startup_rss_kb /' "$B/stats.txt"
 table() {  # table median|spread
@@ -328,7 +341,8 @@ smaps_note() {  # per mapping: kB resident in minicudart / NVIDIA static / the C
 }
 {
     echo "bench/run.sh $(date -u +%FT%TZ) $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null) rounds=$ROUNDS kernels=$NMANY elapsed=$(elapsed)s"
-    echo "units: _ns ns, _us us, _ms ms (whole process wall time), GBps GB/s, rss kB; ratios of medians"
+    echo "units: _ns ns, _us us, _ms ms (startup_*, many_*: whole process wall time), GBps GB/s, rss kB,"
+    echo "       klps thousands of launches per second (higher is better); ratios of medians"
     echo "n/a: no result (no GPU, skipped by the time guard); FAIL: non-zero exit (see logs); NOBUILD"
     echo
     table spread

@@ -21,6 +21,12 @@
 #define GRAPH_LAUNCHES 20
 #define GRAPH_REPS 5
 #define GRAPH_PAIRS 200   /* rt_bench: cudaGraphLaunch / cuGraphLaunch batch pairs */
+#define THREADS_LAUNCHES 16000 /* threads: launches per measurement, shared among the threads */
+#define THREADS_MAX 64         /* threads: the most host threads (1, 4, 16, 64) */
+#define THREADS_REPS 3         /* threads: measurements per configuration (median) */
+#define CAPTURE_REPS 5         /* capture: capture, instantiate, update per graph size (median) */
+#define CAPTURE_REPLAYS 5      /* capture: timed replays per repetition */
+#define SINK_MAGIC 123456789   /* k4's first argument that writes bench_sink (kernels.cuh) */
 
 struct big4k { int v[1024]; }; /* the 4 KB struct parameter */
 
@@ -108,7 +114,7 @@ static inline void result(const char *metric, double value, const char *unit)
 
 static inline void usage_exit(const char *prog)
 {
-    fprintf(stderr, "usage: %s launch|mem|graph|startup\n", prog);
+    fprintf(stderr, "usage: %s launch|mem|graph|startup|threads|capture\n", prog);
     exit(1);
 }
 #endif

@@ -6,7 +6,7 @@
  */
 #ifndef BENCH_DRV_COMMON_H
 #define BENCH_DRV_COMMON_H
-#define _POSIX_C_SOURCE 199309L
+#define _POSIX_C_SOURCE 200112L /* clock_gettime, pthread barriers */
 #include <cuda.h>
 #include "common.h"
 

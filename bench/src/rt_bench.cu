@@ -2,7 +2,7 @@
 // (-cudart=none + libminicudart.a), NVIDIA static (-cudart=static), NVIDIA shared
 // (-cudart=shared).  drv_bench.c is the same with the driver API alone.
 //
-// usage: rt_bench launch|mem|graph|startup
+// usage: rt_bench launch|mem|graph|startup|threads|capture
 //   launch   host ns per <<<1,32>>> launch of k0/k4/k32/kbig, bursts of 256 with a sync between
 //            bursts outside the timed part (median of 64 bursts); then 200,000 launches of k4
 //            with one sync at the end, wall ns per launch
@@ -11,9 +11,18 @@
 //            host us per cudaGraphLaunch call; then pairs of batches, cudaGraphLaunch against
 //            the driver's cuGraphLaunch on the same graph: host us each and their ratio
 //   startup  one k4 launch + sync (run.sh times the whole process); prints VmRSS afterwards
+//   threads  16,000 k4 <<<1,32>>> launches shared among 1, 4, 16, 64 host threads, each on its
+//            own cudaStreamNonBlocking stream (own) or all on the legacy default stream
+//            (legacy): thousands of launches per second from the start barrier's release to the
+//            last thread's last launch + cudaDeviceSynchronize (median of 3)
+//   capture  as PyTorch's CUDA graphs: 1,000 and 10,000 k4 launches stream-captured (ms),
+//            cudaGraphInstantiate (ms), a capture of the same launches with other arguments
+//            brought in by cudaGraphExecUpdate (ms), replay = cudaGraphLaunch + sync (ms);
+//            medians of 5; the last kernel's write after the update is checked
 #include "kernels.cuh"
 #include <cuda.h>
 #include <cuda_runtime.h>
+#include <pthread.h>
 
 #define CHECK(call)                                                                           \
     do {                                                                                      \
@@ -207,6 +216,177 @@ static void bench_graph(void)
     CHECK(cudaStreamDestroy(s));
 }
 
+// ---- threads: launches per second from several host threads ---------------------------------
+// Each thread makes its stream (own) and its first launch before the first start barrier; then,
+// per repetition, start barrier, its share of the launches, done barrier.  The time runs from the
+// earliest thread's release to the end of the main thread's cudaDeviceSynchronize.
+struct launcher {
+    pthread_t tid;
+    pthread_barrier_t *start, *done;
+    int own, n;
+    double t0;  // when this thread left the start barrier, this repetition
+};
+
+static void *launcher_main(void *p)
+{
+    launcher *l = (launcher *)p;
+    cudaStream_t s = 0;  // legacy: the legacy default stream
+    if (l->own)
+        CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    k4<<<1, 32, 0, s>>>(1, 2, 3, 4);
+    CHECK(cudaGetLastError());
+    CHECK(cudaStreamSynchronize(s));
+    for (int r = 0; r < THREADS_REPS; r++) {
+        pthread_barrier_wait(l->start);
+        l->t0 = now_ns();
+        for (int i = 0; i < l->n; i++)
+            k4<<<1, 32, 0, s>>>(1, 2, 3, 4);
+        CHECK(cudaGetLastError());
+        pthread_barrier_wait(l->done);
+    }
+    if (l->own)
+        CHECK(cudaStreamDestroy(s));
+    return NULL;
+}
+
+static void threads_config(int nthreads, int own)
+{
+    static launcher l[THREADS_MAX];
+    double v[THREADS_REPS];
+    pthread_barrier_t start, done;
+    int n = THREADS_LAUNCHES / nthreads, rc;
+    if (pthread_barrier_init(&start, NULL, nthreads + 1) ||
+        pthread_barrier_init(&done, NULL, nthreads + 1)) {
+        printf("FAIL pthread_barrier_init\n");
+        exit(1);
+    }
+    for (int i = 0; i < nthreads; i++) {
+        l[i].start = &start;
+        l[i].done = &done;
+        l[i].own = own;
+        l[i].n = n;
+        if ((rc = pthread_create(&l[i].tid, NULL, launcher_main, &l[i])) != 0) {
+            printf("FAIL pthread_create: %d\n", rc);
+            exit(1);
+        }
+    }
+    for (int r = 0; r < THREADS_REPS; r++) {
+        pthread_barrier_wait(&start);
+        double t0 = now_ns();
+        pthread_barrier_wait(&done);
+        CHECK(cudaDeviceSynchronize());
+        double t1 = now_ns();
+        for (int i = 0; i < nthreads; i++)
+            if (l[i].t0 < t0)
+                t0 = l[i].t0;
+        v[r] = (double)n * nthreads / (t1 - t0) * 1e6;  // launches per ns -> thousands per s
+    }
+    for (int i = 0; i < nthreads; i++)
+        pthread_join(l[i].tid, NULL);
+    pthread_barrier_destroy(&start);
+    pthread_barrier_destroy(&done);
+    char name[64];
+    snprintf(name, sizeof name, "threads_%s_%d_klps", own ? "own" : "legacy", nthreads);
+    result(name, median(v, THREADS_REPS), "klaunch/s");
+}
+
+static void bench_threads(void)
+{
+    static const int counts[4] = {1, 4, 16, THREADS_MAX};
+    for (int own = 1; own >= 0; own--)
+        for (int c = 0; c < 4; c++)
+            threads_config(counts[c], own);
+}
+
+// ---- capture: CUDA graphs at scale, made as PyTorch makes them --------------------------------
+// Per repetition: capture n launches (timed), instantiate (timed), one replay (upload), capture
+// them again with other arguments, cudaGraphExecUpdate (timed), one replay, timed replays.  The
+// second capture's last launch has k4 write bench_sink, which the replays must show.
+static cudaGraph_t capture_k4(cudaStream_t s, int n, int rep)  // rep < 0: the first capture
+{
+    cudaGraph_t g;
+    CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+    if (rep < 0)
+        for (int i = 0; i < n; i++)
+            k4<<<1, 32, 0, s>>>(i, 2, 3, 4);
+    else
+        for (int i = 0; i < n; i++)
+            k4<<<1, 32, 0, s>>>(i < n - 1 ? i : SINK_MAGIC, 1000 + rep, i, 5);
+    CHECK(cudaGetLastError());
+    CHECK(cudaStreamEndCapture(s, &g));
+    return g;
+}
+
+static void capture_size(cudaStream_t s, int n)
+{
+    static double cap[CAPTURE_REPS], inst[CAPTURE_REPS], upd[CAPTURE_REPS];
+    static double replay[CAPTURE_REPS * CAPTURE_REPLAYS];
+    int bad = 0, sink = 0, want = 0;
+    for (int r = 0; r < CAPTURE_REPS; r++) {
+        cudaGraphExec_t ge;
+        cudaGraphExecUpdateResultInfo info;
+        double t0 = now_ns();
+        cudaGraph_t g = capture_k4(s, n, -1);
+        double t1 = now_ns();
+        CHECK(cudaGraphInstantiate(&ge, g, 0));
+        double t2 = now_ns();
+        cap[r] = (t1 - t0) / 1e6;
+        inst[r] = (t2 - t1) / 1e6;
+        int zero = 0;
+        CHECK(cudaMemcpyToSymbol(bench_sink, &zero, sizeof zero));
+        CHECK(cudaGraphLaunch(ge, s));
+        CHECK(cudaStreamSynchronize(s));
+        cudaGraph_t g2 = capture_k4(s, n, r);
+        t0 = now_ns();
+        CHECK(cudaGraphExecUpdate(ge, g2, &info));
+        upd[r] = (now_ns() - t0) / 1e6;
+        if (info.result != cudaGraphExecUpdateSuccess) {
+            printf("FAIL cudaGraphExecUpdate: result %d\n", (int)info.result);
+            exit(1);
+        }
+        CHECK(cudaGraphLaunch(ge, s));
+        CHECK(cudaStreamSynchronize(s));
+        for (int p = 0; p < CAPTURE_REPLAYS; p++) {
+            t0 = now_ns();
+            CHECK(cudaGraphLaunch(ge, s));
+            CHECK(cudaStreamSynchronize(s));
+            replay[r * CAPTURE_REPLAYS + p] = (now_ns() - t0) / 1e6;
+        }
+        CHECK(cudaMemcpyFromSymbol(&sink, bench_sink, sizeof sink));
+        want = 1000 + r + (n - 1) + 5;
+        bad += sink != want;
+        CHECK(cudaGraphExecDestroy(ge));
+        CHECK(cudaGraphDestroy(g));
+        CHECK(cudaGraphDestroy(g2));
+    }
+    char name[64];
+    snprintf(name, sizeof name, "capture_%d_ms", n);
+    result(name, median(cap, CAPTURE_REPS), "ms");
+    snprintf(name, sizeof name, "instantiate_%d_ms", n);
+    result(name, median(inst, CAPTURE_REPS), "ms");
+    snprintf(name, sizeof name, "update_%d_ms", n);
+    result(name, median(upd, CAPTURE_REPS), "ms");
+    snprintf(name, sizeof name, "replay_%d_ms", n);
+    result(name, median(replay, CAPTURE_REPS * CAPTURE_REPLAYS), "ms");
+    if (bad) {
+        printf("FAIL capture %d: bench_sink %d after the updated replays, expected %d (%d of %d)\n",
+               n, sink, want, bad, CAPTURE_REPS);
+        exit(1);
+    }
+}
+
+static void bench_capture(void)
+{
+    cudaStream_t s;
+    CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    k4<<<1, 32, 0, s>>>(1, 2, 3, 4);  // load the module before capture
+    CHECK(cudaGetLastError());
+    CHECK(cudaStreamSynchronize(s));
+    capture_size(s, 1000);
+    capture_size(s, 10000);
+    CHECK(cudaStreamDestroy(s));
+}
+
 static void bench_startup(void)
 {
     k4<<<1, 32>>>(1, 2, 3, 4);
@@ -221,7 +401,7 @@ int main(int argc, char **argv)
         usage_exit(argv[0]);
     const char *mode = argv[1];
     if (strcmp(mode, "launch") && strcmp(mode, "mem") && strcmp(mode, "graph") &&
-        strcmp(mode, "startup"))
+        strcmp(mode, "startup") && strcmp(mode, "threads") && strcmp(mode, "capture"))
         usage_exit(argv[0]);
     require_gpu();
     for (int i = 0; i < 1024; i++)
@@ -232,6 +412,10 @@ int main(int argc, char **argv)
         bench_mem();
     else if (!strcmp(mode, "graph"))
         bench_graph();
+    else if (!strcmp(mode, "threads"))
+        bench_threads();
+    else if (!strcmp(mode, "capture"))
+        bench_capture();
     else
         bench_startup();
     return 0;
