@@ -8,7 +8,9 @@ and 21,500 in PyTorch 2.11): that registration is the part of the load a runtime
 child first loads, RTLD_GLOBAL, the runtime (NVIDIA's libcudart.so.13 from the wheel's nvidia
 package, or minicudart's) and libtorch_cuda.so's PyTorch dependencies (libc10.so,
 libtorch_cpu.so), so that only libtorch_cuda.so and what it alone needs (cuBLAS, cuDNN, ... the
-same for both) are timed.  Rounds alternate the order; medians and the ratio are printed last.
+same for both) are timed.  Rounds alternate the order; each round's two loads are a pair, and the
+last lines are bench/stats.py's report: medians, spreads, the median of the per-round ratios
+with its 95% interval, and whether the two runtimes are separated at all.
 """
 
 import ctypes
@@ -54,16 +56,27 @@ def main():
     times = {k: [] for k in runtimes}
     for r in range(rounds):
         order = ["nvidia", "minicudart"] if r % 2 == 0 else ["minicudart", "nvidia"]
+        got = {}
         for name in order:
             out = subprocess.run([sys.executable, __file__, "--child", runtimes[name]],
                                  capture_output=True, text=True, timeout=120).stdout
             ms = [float(l.split()[1]) for l in out.splitlines() if l.startswith("DLOPEN_MS")]
             if ms:
-                times[name].append(ms[0])
+                got[name] = ms[0]
             print("round %d %s %s" % (r + 1, name, "%.1f ms" % ms[0] if ms else "failed"))
+        if len(got) == 2:   # a round counts only as a pair
+            for name in runtimes:
+                times[name].append(got[name])
+    if len(times["nvidia"]) < 2:
+        print("dlopen(libtorch_cuda.so): fewer than 2 complete rounds")
+        sys.exit(1)
     a, b = statistics.median(times["nvidia"]), statistics.median(times["minicudart"])
-    print("dlopen(libtorch_cuda.so): NVIDIA %.1f ms, minicudart %.1f ms (medians of %d, %d): "
-          "ratio %.3fx" % (a, b, len(times["nvidia"]), len(times["minicudart"]), b / a))
+    print("dlopen(libtorch_cuda.so): NVIDIA %.1f ms, minicudart %.1f ms (medians of %d pairs): "
+          "ratio %.3fx" % (a, b, len(times["nvidia"]), b / a))
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    import stats
+    print(stats.report(stats.compare(times["nvidia"], times["minicudart"]),
+                       name="dlopen(libtorch_cuda.so) ms", labels=("NVIDIA", "minicudart")))
 
 
 if __name__ == "__main__":
