@@ -17,17 +17,20 @@
  *
  * The text is read as tokens: runs of [A-Za-z0-9_$%.] (identifiers, directives, numbers) or
  * single punctuation characters; whitespace, // and block comments and "strings" are skipped.
- * An entry is the token `.entry` followed by a token equal to the name (so a name that is the
- * prefix of another entry's name does not match it, and `.func` functions are never seen).  Its
+ * An entry is the token `.entry` followed by its name token (so a name that is the prefix of
+ * another entry's name does not match it, and `.func` functions are never seen).  Its
  * parameters are the `.param` tokens between the `(` that follows and its `)`; an entry with no
  * `(` has none.  Nothing is read past `size`, and a NUL (the padding after PTX in a fatbin) ends
- * the text.
+ * the text.  The text is untrusted (it comes from whatever binary runs): both readers below
+ * make the same walk (ptx_walk), so that they agree on every text, damaged ones too, and
+ * tests/fatbin/fuzz_ptx.c holds them to it.
  *
  * A module loaded from PTX has its kernels resolved one by one, each asking for its count; a
  * scan per kernel would read the text up to each entry, O(kernels x text) for a module, which
  * eager loading of a large PTX-only library pays in full.  ptx_entries_read reads the text
  * once into a table of every entry, sorted by name, and ptx_entries_find answers from it.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,26 +101,60 @@ static int ptx_token_is(const char *s, ptx_token t, const char *word, size_t wor
 }
 
 /* Counts the `.param` tokens from just after an entry's `(` (*pos) to its `)`; *pos moves past
- * the `)`. */
-static int ptx_count_params(const char *s, size_t size, size_t *pos, const char *name,
-                            size_t open_at, uint32_t *count, fatbin_error *err)
+ * the `)`.  False when the text ends first. */
+static bool ptx_count_params(const char *s, size_t size, size_t *pos, uint32_t *count)
 {
     uint32_t n = 0;
     for (;;) {
         ptx_token t = ptx_next(s, size, pos);
         if (t.len == 0)
-            return fatbin_fail(err, open_at, "PTX entry %s: parameter list not closed before "
-                               "the end of the text", name);
+            return false;
         if (ptx_token_is(s, t, ")", 1))
             break;
-        if (ptx_token_is(s, t, ".param", 6)) {
-            if (n == UINT32_MAX)
-                return fatbin_fail(err, t.at, "PTX entry %s: too many parameters", name);
+        if (ptx_token_is(s, t, ".param", 6) && n < UINT32_MAX)
             n++;
-        }
     }
     *count = n;
-    return FATBIN_OK;
+    return true;
+}
+
+/* One step of the walk that both readers make, so that they cannot disagree about which
+ * entries a text has: the next entry from *pos.
+ *   PTX_ENTRY     *id is its name, *count its parameters; *pos is past its list (or its name);
+ *   PTX_DONE      no entry is left;
+ *   PTX_CUT       the text ends just after the name *id;
+ *   PTX_UNCLOSED  *id's parameter list, from *open_at, runs to the end of the text.
+ * After PTX_CUT and PTX_UNCLOSED there is nothing more to read.  A name is a word token that
+ * does not start with '.' (PTX names start with a letter, '_', '$' or '%'): after `.entry` and
+ * anything else the walk goes on from the token after `.entry`, which may be `.entry` itself.
+ * A parameter list is skipped whole, so an `.entry` token inside one is never taken for an
+ * entry (nvcc writes none there; a damaged text may). */
+enum { PTX_ENTRY, PTX_DONE, PTX_CUT, PTX_UNCLOSED };
+static int ptx_walk(const char *s, size_t size, size_t *pos, ptx_token *id, uint32_t *count,
+                    size_t *open_at)
+{
+    for (ptx_token t = ptx_next(s, size, pos); t.len; t = ptx_next(s, size, pos)) {
+        if (!ptx_token_is(s, t, ".entry", 6))
+            continue;
+        size_t after_entry = *pos;
+        *id = ptx_next(s, size, pos);
+        if (id->len == 0 || !ptx_word_char(s[id->at]) || s[id->at] == '.') {
+            *pos = after_entry;
+            continue;
+        }
+        size_t after_name = *pos;
+        ptx_token next = ptx_next(s, size, pos);
+        if (next.len == 0)
+            return PTX_CUT;
+        *count = 0;
+        if (!ptx_token_is(s, next, "(", 1)) {
+            *pos = after_name;       /* `{` or a directive: no parameter list */
+            return PTX_ENTRY;
+        }
+        *open_at = next.at;
+        return ptx_count_params(s, size, pos, count) ? PTX_ENTRY : PTX_UNCLOSED;
+    }
+    return PTX_DONE;
 }
 
 int ptx_entry_param_count(const char *ptx, size_t size, const char *name, uint32_t *count,
@@ -132,24 +169,25 @@ int ptx_entry_param_count(const char *ptx, size_t size, const char *name, uint32
     if (nul)
         size = (size_t)(nul - ptx);
 
-    size_t pos = 0;
-    for (ptx_token t = ptx_next(ptx, size, &pos); t.len; t = ptx_next(ptx, size, &pos)) {
-        if (!ptx_token_is(ptx, t, ".entry", 6))
-            continue;
-        size_t after_entry = pos;
-        ptx_token id = ptx_next(ptx, size, &pos);
-        if (!ptx_token_is(ptx, id, name, name_len)) {
-            pos = after_entry;       /* the next token may be anything, even `.entry` */
-            continue;
-        }
-        ptx_token next = ptx_next(ptx, size, &pos);
-        if (next.len == 0)
-            return fatbin_fail(err, id.at, "PTX entry %s: text ends after its name", name);
-        if (!ptx_token_is(ptx, next, "(", 1)) {
-            *count = 0;              /* `{` or a directive: no parameter list */
+    size_t pos = 0, open_at = 0;
+    ptx_token id = { 0, 0 };
+    uint32_t n = 0;
+    for (;;) {
+        int step = ptx_walk(ptx, size, &pos, &id, &n, &open_at);
+        if (step == PTX_DONE)
+            break;
+        bool match = ptx_token_is(ptx, id, name, name_len);
+        if (step == PTX_ENTRY && match) {
+            *count = n;
             return FATBIN_OK;
         }
-        return ptx_count_params(ptx, size, &pos, name, next.at, count, err);
+        if (step == PTX_CUT && match)
+            return fatbin_fail(err, id.at, "PTX entry %s: text ends after its name", name);
+        if (step == PTX_UNCLOSED && match)
+            return fatbin_fail(err, open_at, "PTX entry %s: parameter list not closed before "
+                               "the end of the text", name);
+        if (step != PTX_ENTRY)
+            break;                   /* another entry cut by the end: nothing follows it */
     }
     fatbin_fail(err, size, "PTX has no entry %s", name);
     return FATBIN_END;
@@ -179,29 +217,10 @@ int ptx_entries_read(ptx_entries *out, const char *ptx, size_t size, fatbin_erro
     if (nul)
         size = (size_t)(nul - ptx);
 
-    size_t cap = 0, pos = 0;
-    for (ptx_token t = ptx_next(ptx, size, &pos); t.len; t = ptx_next(ptx, size, &pos)) {
-        if (!ptx_token_is(ptx, t, ".entry", 6))
-            continue;
-        size_t after_entry = pos;
-        ptx_token id = ptx_next(ptx, size, &pos);
-        if (id.len == 0 || !ptx_word_char(ptx[id.at])) {
-            pos = after_entry;       /* no name: the next token may be anything */
-            continue;
-        }
-        size_t after_name = pos;
-        ptx_token next = ptx_next(ptx, size, &pos);
-        uint32_t count = 0;
-        if (next.len == 0)
-            break;                   /* the text ends after the name: a cut entry */
-        if (ptx_token_is(ptx, next, "(", 1)) {
-            /* A list not closed runs to the end of the text: no entry follows it. */
-            fatbin_error unclosed;
-            if (ptx_count_params(ptx, size, &pos, "", next.at, &count, &unclosed) != FATBIN_OK)
-                break;
-        } else {
-            pos = after_name;        /* `{` or a directive: no parameter list */
-        }
+    size_t cap = 0, pos = 0, open_at = 0;
+    ptx_token id = { 0, 0 };
+    uint32_t count = 0;
+    while (ptx_walk(ptx, size, &pos, &id, &count, &open_at) == PTX_ENTRY) {
         if (out->count == cap) {
             size_t more = cap ? cap * 2 : 64;
             ptx_entry *grown = realloc(out->entry, more * sizeof *grown);
