@@ -10,6 +10,7 @@ const fuzz_target fuzz_targets[] = {
     { "decompress", fuzz_decompress },
     { "cubin", fuzz_cubin },
     { "choose", fuzz_choose },
+    { "ptx", fuzz_ptx },
     { "fatbin", fuzz_fatbin },
 };
 const size_t fuzz_target_count = sizeof fuzz_targets / sizeof fuzz_targets[0];

@@ -15,6 +15,8 @@
  *   cubin       cubin_open, kernels, .nv.info, parameters; or the    ELF cubin, or 3-byte
  *               EIATTR parameter reader alone                        header + .nv.info records
  *   choose      fatbin_choose, checked against the documented rules  SM, flags, container
+ *   ptx         the PTX reader: ptx_entries_read / _find against      PTX text
+ *               ptx_entry_param_count (fuzz_ptx.c)
  *   fatbin      everything at once (parse_all.c), as before          any bytes
  *
  * fuzz_main.c turns one of them into LLVMFuzzerTestOneInput (-DMINICUDART_FUZZ=ON builds
@@ -36,6 +38,7 @@ int fuzz_container(const uint8_t *data, size_t size);
 int fuzz_decompress(const uint8_t *data, size_t size);
 int fuzz_cubin(const uint8_t *data, size_t size);
 int fuzz_choose(const uint8_t *data, size_t size);
+int fuzz_ptx(const uint8_t *data, size_t size);
 int fuzz_fatbin(const uint8_t *data, size_t size);
 
 typedef struct fuzz_target {

@@ -10,6 +10,9 @@ executable, then writes each target's seeds in its input layout (see the target'
     choose/      SM byte, flag byte, container
     cubin/       cubins whole; 3-byte header + a .nv.info.<kernel> section cut from a cubin
     decompress/  12-byte header + a compressed (or stored) entry payload cut from a fatbin
+    ptx/         PTX text from nvcc 13.0 (and 13.5 with --nvcc135), and hand-made texts with
+                 what nvcc writes rarely or never: aligned and array parameters, comments and
+                 strings holding `.entry`, entries without a list, a cut text, NUL padding
 
 Files named regression-* are minimised campaign findings; this script leaves them alone.  The
 seeds depend on nvcc's exact output, so rerunning it with another toolkit changes them.
@@ -88,15 +91,103 @@ def wrapper(version, container, prelinked):
     return struct.pack("<IIQQ", WRAPPER_MAGIC, version, 1, 1 if prelinked else 0) + container
 
 
+# Texts nvcc writes rarely or never, each with at least one whole entry (a seed must be
+# accepted): fuzz_ptx.c holds the table and the one-entry count to each other on them.
+HAND_PTX = {
+    "align_arrays.ptx": b"""//
+// Parameters of every kind nvcc writes
+.version 9.0
+.target sm_90
+.address_size 64
+.visible .entry _Z6k_kindPKfP4pairA4_ii(
+	.param .u64 .ptr .global .align 4 _Z6k_kindPKfP4pairA4_ii_param_0,
+	.param .align 8 .b8 _Z6k_kindPKfP4pairA4_ii_param_1[16],
+	.param .align 4 .b8 _Z6k_kindPKfP4pairA4_ii_param_2[16],
+	.param .u32 _Z6k_kindPKfP4pairA4_ii_param_3
+)
+.maxntid 256, 1, 1
+{
+	ret;
+}
+.entry k_empty()
+{
+	ret;
+}
+""",
+    "comments_strings.ptx": b"""// .entry in_a_line_comment(.param .u32 a)
+/* .entry in_a_block_comment(
+   .param .u32 a,
+   .param .u32 b
+) */
+.global .align 1 .b8 $str[12] = {46, 101, 110, 116, 114, 121, 32, 120, 40, 41, 0};
+.visible .entry k_after_comments(
+	.param .u32 a, // .param in a comment does not count
+	.param .u32 b /* nor ) here */
+)
+{
+	// "a string .entry s(.param .u32 x)"
+	ret;
+}
+.pragma "nounroll .entry p(.param .u32 q)";
+.visible .entry k_second(.param .u64 p)
+{
+	ret;
+}
+""",
+    "no_list_and_funcs.ptx": b""".visible .func (.param .b32 func_retval0) helper(
+	.param .b32 helper_param_0
+)
+{
+	ret;
+}
+.visible .entry k_nolist
+.maxntid 32, 1, 1
+{
+	ret;
+}
+.visible .entry k_nolistIi
+{
+	ret;
+}
+.visible .entry k_nolistIiE(.param .u32 a, .param .u32 b, .param .u32 c)
+{
+	ret;
+}
+""",
+}
+
+
+def ptx_seeds(nvcc, nvcc135):
+    """seeds/ptx/: real PTX of the kernels, a cut copy, a NUL-padded copy, the hand-made texts."""
+    out = dict(HAND_PTX)
+    multi = nvcc("multi.ptx", "multi.cu", "-ptx", "-arch=compute_90")
+    out["multi_cuda130.ptx"] = multi
+    out["check_app_cuda130.ptx"] = nvcc("check_app.ptx", "check_app.cu", "-ptx", "-arch=compute_90")
+    out["rdc_a_cuda130.ptx"] = nvcc("rdc_a.ptx", "rdc_a.cu", "-ptx", "-rdc=true", "-arch=compute_90")
+    if nvcc135:
+        out["multi_cuda135.ptx"] = nvcc("multi135.ptx", "multi.cu", "-ptx", "-arch=compute_90",
+                                        compiler=nvcc135)
+    # Cut inside the parameter list of the last entry (the ones before it stay whole), and the
+    # whole text followed by a fatbin's NUL padding and bytes that must never be read.
+    last = multi.rfind(b".entry")
+    out["cut_in_last_list.ptx"] = multi[:multi.index(b"(", last) + 20]
+    out["nul_padded.ptx"] = multi + b"\0" * 7 + b".entry after_nul(.param .u32 a)"
+    return out
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--nvcc", default=shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc")
+    parser.add_argument("--nvcc135", help="nvcc of CUDA 13.5, for PTX of ISA 9.5 (ptx/)")
+    parser.add_argument("--targets", default="container,choose,cubin,decompress,ptx",
+                        help="the seed directories to remake (comma separated)")
     args = parser.parse_args()
+    wanted = set(args.targets.split(","))
     work = pathlib.Path(tempfile.mkdtemp(prefix="minicudart-seeds-"))
 
-    def nvcc(out, source, *flags):
-        subprocess.run([args.nvcc, *flags, "-o", str(work / out), str(KERNELS / source)],
-                       check=True, cwd=work)
+    def nvcc(out, source, *flags, compiler=None):
+        subprocess.run([compiler or args.nvcc, *flags, "-o", str(work / out),
+                        str(KERNELS / source)], check=True, cwd=work)
         return (work / out).read_bytes()
 
     multi = nvcc("multi.fatbin", "multi.cu", "-fatbin", *MULTI, *ALL)
@@ -156,7 +247,11 @@ def main():
                 seeds["decompress"][name + "_sm90_roomy.bin"] = head + payload
             break
 
+    seeds["ptx"] = ptx_seeds(nvcc, args.nvcc135)
+
     for target, files in seeds.items():
+        if target not in wanted:
+            continue
         directory = HERE / target
         directory.mkdir(exist_ok=True)
         for old in directory.iterdir():
