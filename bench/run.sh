@@ -19,9 +19,11 @@
 #              BENCH_BEFORE_LIB (a libminicudart.a to compare with: the "before" variant),
 #              BENCH_MINI_LIB (a prebuilt libminicudart.a for the mini variant),
 #              BENCH_TESTS (which benchmarks; default all: "startup startup_jit launch mem graph
-#              many_lazy many_eager threads capture"; the launch parts run only when it names
-#              launch), BENCH_CPUS (a taskset CPU list, e.g. "2-7": every benchmark process runs
-#              on those CPUs only; default unset, no pinning)
+#              many_lazy many_eager threads capture threads_pairs capture_pairs"; the launch parts
+#              run only when it names launch; the *_pairs tests, the runtime against the driver
+#              in one process, run for the runtime variants only), BENCH_CPUS (a taskset CPU
+#              list, e.g. "2-7": every benchmark process runs on those CPUs only; default unset,
+#              no pinning)
 # $OUT gets summary.txt (table, spreads, sizes) and logs.tar.gz (build logs, every run's
 # stdout/stderr, raw results).  Exit 0 always when the table was printed (FAIL cells say more).
 set -u
@@ -43,7 +45,7 @@ JOBS=$(nproc 2>/dev/null || echo 4); [ "$JOBS" -gt 16 ] && JOBS=16
 BEFORE_LIB=${BENCH_BEFORE_LIB:-}
 VARIANTS="mini static shared driver drvxx"
 [ -n "$BEFORE_LIB" ] && VARIANTS="mini before static shared driver drvxx"
-TESTS=${BENCH_TESTS:-"startup startup_jit launch mem graph many_lazy many_eager threads capture"}
+TESTS=${BENCH_TESTS:-"startup startup_jit launch mem graph many_lazy many_eager threads capture threads_pairs capture_pairs"}
 CPUS=${BENCH_CPUS:-}
 ARCH_PTX="-gencode arch=compute_${SM#sm_},code=compute_${SM#sm_}"
 START_NS=$(date +%s%N)
@@ -173,7 +175,7 @@ fi
 run_one() {
     local t=$1 v=$2 r=$3 prog=bench arg env=() rc t0 t1 o
     case $t in
-    startup | launch | mem | graph | threads | capture) arg=$t ;;
+    startup | launch | mem | graph | threads | capture | threads_pairs | capture_pairs) arg=$t ;;
     startup_jit) prog=bench_ptx arg=startup; env=(CUDA_CACHE_DISABLE=1) ;;
     many_lazy) prog=many arg=""; env=(CUDA_MODULE_LOADING=LAZY) ;;
     many_eager) prog=many arg=""; env=(CUDA_MODULE_LOADING=EAGER) ;;
@@ -201,6 +203,7 @@ for r in $(seq 1 "$ROUNDS"); do
     for t in $TESTS; do
         for v in $VARIANTS; do
             [ "$v" = drvxx ] && [ "$t" != startup ] && continue   # the C++ floor: footprint only
+            case $t in *_pairs) [ "$v" = driver ] && continue ;; esac  # no runtime to pair: n/a
             run_one "$t" "$v" "$r"
         done
     done
@@ -255,7 +258,12 @@ startup_rss_kb:startup many_lazy_rss_kb:many_lazy
 threads_own_1_klps:threads threads_own_4_klps:threads threads_own_16_klps:threads threads_own_64_klps:threads
 threads_legacy_1_klps:threads threads_legacy_4_klps:threads threads_legacy_16_klps:threads threads_legacy_64_klps:threads
 capture_1000_ms:capture instantiate_1000_ms:capture update_1000_ms:capture replay_1000_ms:capture
-capture_10000_ms:capture instantiate_10000_ms:capture update_10000_ms:capture replay_10000_ms:capture"
+capture_10000_ms:capture instantiate_10000_ms:capture update_10000_ms:capture replay_10000_ms:capture
+threads_own_1_rt_over_cu:threads_pairs threads_own_4_rt_over_cu:threads_pairs threads_own_16_rt_over_cu:threads_pairs
+threads_own_64_rt_over_cu:threads_pairs threads_legacy_1_rt_over_cu:threads_pairs threads_legacy_4_rt_over_cu:threads_pairs
+threads_legacy_16_rt_over_cu:threads_pairs threads_legacy_64_rt_over_cu:threads_pairs
+capture_1000_rt_over_cu:capture_pairs instantiate_1000_rt_over_cu:capture_pairs update_1000_rt_over_cu:capture_pairs
+capture_10000_rt_over_cu:capture_pairs instantiate_10000_rt_over_cu:capture_pairs update_10000_rt_over_cu:capture_pairs"
 # startup's rss_kb is reported as startup_rss_kb
 sed -i 's/^rss_kb /startup_rss_kb /' "$B/stats.txt"
 table() {  # table median|spread
@@ -276,15 +284,15 @@ table() {  # table median|spread
         END {
             nv = split(variants, V, " ")
             if (mode == "median")
-                printf "%-24s | %10s | %13s | %13s | %10s | %11s | %11s\n", "benchmark (median)", "minicudart", "nvidia-static", "nvidia-shared", "driver", "mini/driver", "mini/static"
+                printf "%-28s | %10s | %13s | %13s | %10s | %11s | %11s\n", "benchmark (median)", "minicudart", "nvidia-static", "nvidia-shared", "driver", "mini/driver", "mini/static"
             else
-                printf "%-24s | %-20s | %-20s | %-20s | %-20s\n", "spread min-max (n)", "minicudart", "nvidia-static", "nvidia-shared", "driver"
+                printf "%-28s | %-20s | %-20s | %-20s | %-20s\n", "spread min-max (n)", "minicudart", "nvidia-static", "nvidia-shared", "driver"
             for (i = 1; i <= nr; i++) {
                 m = rows[i]; t = test[i]
                 if (mode == "median")
-                    printf "%-24s | %10s | %13s | %13s | %10s | %11s | %11s\n", m, cell(m, t, "mini"), cell(m, t, "static"), cell(m, t, "shared"), cell(m, t, "driver"), ratio(m, "mini", "driver"), ratio(m, "mini", "static")
+                    printf "%-28s | %10s | %13s | %13s | %10s | %11s | %11s\n", m, cell(m, t, "mini"), cell(m, t, "static"), cell(m, t, "shared"), cell(m, t, "driver"), ratio(m, "mini", "driver"), ratio(m, "mini", "static")
                 else
-                    printf "%-24s | %-20s | %-20s | %-20s | %-20s\n", m, cell(m, t, "mini"), cell(m, t, "static"), cell(m, t, "shared"), cell(m, t, "driver")
+                    printf "%-28s | %-20s | %-20s | %-20s | %-20s\n", m, cell(m, t, "mini"), cell(m, t, "static"), cell(m, t, "shared"), cell(m, t, "driver")
             }
         }' "$B/stats.txt" "$RUNS" -
 }
@@ -330,6 +338,17 @@ parts_note() {  # medians over rounds; ratios per round, then their median (min-
                 printf "  %-7s <<<>>> / cuLaunchKernel per round: steady %.3f (%s), queued %.3f (%s)\n", v, med(rr), span(rr), med(rq), span(rq) }
         }' "$B/parts.txt"
 }
+pairs_note() {  # threads_pairs: the lowest and highest thread's median (medians over rounds)
+    grep -Eq '^threads_.*_rt_over_cu_(min|max) ' "$B/stats.txt" || return 0
+    echo "threads_pairs, per-thread medians of <<<>>> / cuLaunchKernel, lowest-highest thread:"
+    awk '$1 ~ /^threads_.*_rt_over_cu_(min|max)$/ { split($1, a, "_")
+            if (a[7] == "min") lo[$2, a[2], a[3]] = $3; else hi[$2, a[2], a[3]] = $3; vs[$2] = 1 }
+        END { split("own legacy", S, " "); split("4 16 64", N, " ")
+            for (v in vs) for (i = 1; i <= 2; i++) { line = sprintf("  %-7s %-6s", v, S[i])
+                for (j = 1; j <= 3; j++) if ((v, S[i], N[j]) in lo)
+                    line = line sprintf("  %2d: %.3f-%.3f", N[j], lo[v, S[i], N[j]], hi[v, S[i], N[j]])
+                print line } }' "$B/stats.txt" | sort -k1,1 -k2,2r
+}
 smaps_note() {  # per mapping: kB resident in minicudart / NVIDIA static / the C++ floor
     [ -s "$B/smaps.txt" ] || return 0
     echo "resident kB by mapping at the end of start-up (one run each; mini, static, drvxx floor):"
@@ -342,7 +361,8 @@ smaps_note() {  # per mapping: kB resident in minicudart / NVIDIA static / the C
 {
     echo "bench/run.sh $(date -u +%FT%TZ) $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null) rounds=$ROUNDS kernels=$NMANY elapsed=$(elapsed)s"
     echo "units: _ns ns, _us us, _ms ms (startup_*, many_*: whole process wall time), GBps GB/s, rss kB,"
-    echo "       klps thousands of launches per second (higher is better); ratios of medians"
+    echo "       klps thousands of launches per second (higher is better); ratios of medians;"
+    echo "       _rt_over_cu: the runtime's time / the driver's, in one process (median of the pairs)"
     echo "n/a: no result (no GPU, skipped by the time guard); FAIL: non-zero exit (see logs); NOBUILD"
     echo
     table spread
@@ -351,6 +371,7 @@ smaps_note() {  # per mapping: kB resident in minicudart / NVIDIA static / the C
     echo
     echo "many_*: one launch of $PICK out of $NMANY kernels; startup: one <<<1,32>>> k4 launch + sync"
     parts_note
+    pairs_note
     before_table
     rss_note
     smaps_note

@@ -26,6 +26,12 @@
 #define THREADS_REPS 3         /* threads: measurements per configuration (median) */
 #define CAPTURE_REPS 5         /* capture: capture, instantiate, update per graph size (median) */
 #define CAPTURE_REPLAYS 5      /* capture: timed replays per repetition */
+#define TPAIRS_BATCH 100       /* threads_pairs: launches per batch, each way */
+#define TPAIRS_MAX 40          /* threads_pairs: pairs per thread at most (1 and 4 threads) */
+#define TPAIRS_MIN 10          /* threads_pairs: pairs per thread at least (16 and 64 threads) */
+#define TPAIRS_TOTAL 160       /* threads_pairs: pairs per configuration, within those bounds */
+#define CPAIRS_1K 9            /* capture_pairs: pairs for 1,000 launches */
+#define CPAIRS_10K 5           /* capture_pairs: pairs for 10,000 launches */
 #define SINK_MAGIC 123456789   /* k4's first argument that writes bench_sink (kernels.cuh) */
 
 struct big4k { int v[1024]; }; /* the 4 KB struct parameter */
@@ -112,9 +118,12 @@ static inline void result(const char *metric, double value, const char *unit)
     fflush(stdout);
 }
 
+#ifndef BENCH_MODES
+#define BENCH_MODES "launch|mem|graph|startup|threads|capture"
+#endif
 static inline void usage_exit(const char *prog)
 {
-    fprintf(stderr, "usage: %s launch|mem|graph|startup|threads|capture\n", prog);
+    fprintf(stderr, "usage: %s " BENCH_MODES "\n", prog);
     exit(1);
 }
 #endif
