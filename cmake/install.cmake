@@ -3,15 +3,17 @@
 #   <prefix>/include/minicudart.h
 #   <prefix>/lib/libminicudart.a                 the static runtime        minicudart::cudart
 #   <prefix>/lib/libcudart.so.13, libcudart.so   the drop-in shared one    minicudart::cudart_shared
+#                                                (MINICUDART_INSTALL_DROPIN_DIR names another
+#                                                folder: the Debian package's private one)
 #   <prefix>/bin/fatbin                          the fatbin inspector      minicudart::fatbin
 #   <prefix>/bin/minicudart                      `minicudart run -- CMD`
 #   <prefix>/lib/cmake/minicudart/               find_package(minicudart) (relocatable)
 #   <prefix>/lib/pkgconfig/minicudart.pc         pkg-config --static --libs minicudart
 #
-# ("lib" is CMAKE_INSTALL_LIBDIR from GNUInstallDirs.)  Consumers: examples/cmake-project.
+# ("lib" is CMAKE_INSTALL_LIBDIR from GNUInstallDirs, included by the top level.)  Consumers:
+# examples/cmake-project.  The packages: pyproject.toml (the wheel) and cmake/package.cmake.
 # The test `install_package` (registered below) installs the build tree into a scratch prefix and
 # builds that example against it: tests/install/install_test.cmake.
-include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set(minicudart_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/minicudart)
@@ -48,11 +50,13 @@ if(MINICUDART_SANITIZE)
   set(MINICUDART_SANITIZE_LINK_OPTIONS "-fsanitize=address;-fsanitize=undefined")
 endif()
 
-install(TARGETS minicudart minicudart_shared fatbin
+install(TARGETS minicudart fatbin
   EXPORT minicudartTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
-  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}      # libcudart.so.13 and the libcudart.so link
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS minicudart_shared
+  EXPORT minicudartTargets
+  LIBRARY DESTINATION ${minicudart_dropin_dir})  # libcudart.so.13 and the libcudart.so link
 install(TARGETS minicudart_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/include/minicudart.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
@@ -86,12 +90,26 @@ if(IS_ABSOLUTE "${CMAKE_INSTALL_INCLUDEDIR}")
 else()
   set(MINICUDART_PC_INCLUDEDIR "\${prefix}/${CMAKE_INSTALL_INCLUDEDIR}")
 endif()
+if(IS_ABSOLUTE "${minicudart_dropin_dir}")
+  set(MINICUDART_PC_DROPINDIR "${minicudart_dropin_dir}")
+else()
+  set(MINICUDART_PC_DROPINDIR "\${prefix}/${minicudart_dropin_dir}")
+endif()
 list(JOIN MINICUDART_SANITIZE_LINK_OPTIONS " " MINICUDART_PC_SANITIZE)
 set(MINICUDART_PC_PREFIX "@MINICUDART_PC_PREFIX@")
 configure_file(${CMAKE_CURRENT_LIST_DIR}/minicudart.pc.in ${PROJECT_BINARY_DIR}/minicudart.pc.stage
                @ONLY)
+# A wheel (scikit-build-core sets SKBUILD) is installed into whatever environment pip is given,
+# not where it was staged: its prefix is the .pc file's folder, two up (pkg-config's pcfiledir).
+if(SKBUILD)
+  file(RELATIVE_PATH minicudart_pc_up /${CMAKE_INSTALL_LIBDIR}/pkgconfig /)
+  string(REGEX REPLACE "/$" "" minicudart_pc_up "${minicudart_pc_up}")
+  set(minicudart_pc_prefix "\\\${pcfiledir}/${minicudart_pc_up}")
+else()
+  set(minicudart_pc_prefix "\${CMAKE_INSTALL_PREFIX}")
+endif()
 install(CODE "
-  set(MINICUDART_PC_PREFIX \"\${CMAKE_INSTALL_PREFIX}\")
+  set(MINICUDART_PC_PREFIX \"${minicudart_pc_prefix}\")
   configure_file(\"${PROJECT_BINARY_DIR}/minicudart.pc.stage\" \"${PROJECT_BINARY_DIR}/minicudart.pc\"
                  @ONLY)")
 install(FILES ${PROJECT_BINARY_DIR}/minicudart.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

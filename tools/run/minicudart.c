@@ -3,6 +3,7 @@
  *
  *   minicudart run [--trace[=FILE.json]] [--force-ptx] [--eager] [--summary] [--lib PATH]
  *                  -- CMD [ARGS...]
+ *   minicudart --version
  *
  * CMD runs with minicudart's libcudart.so.13 preloaded (LD_PRELOAD, in front of any preload
  * already there).  Preloading, not LD_LIBRARY_PATH: libraries that find their runtime by RPATH
@@ -20,6 +21,9 @@
  * CMD starts, which inherit the preload: a compiler a framework runs, say) to say at exit when no
  * CUDA call reached it (the usual reason: CMD carries NVIDIA's runtime linked statically, nvcc's
  * default).  The exit status is CMD's (128 + N when signal N ended it).
+ *
+ * --version prints the package's version, which names the runtime ABI the library implements
+ * (0.1.0+cuda13.5: NVIDIA's CUDA 13.5 runtime), and the library `run` would preload.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -34,12 +38,21 @@
 #ifndef MINICUDART_BUILD_LIB
 #define MINICUDART_BUILD_LIB ""
 #endif
+#ifndef MINICUDART_DROPIN_FROM_BIN          /* the installed library's folder, from bin/ */
+#define MINICUDART_DROPIN_FROM_BIN "../lib"
+#endif
+#ifndef MINICUDART_VERSION
+#define MINICUDART_VERSION "unknown"
+#define MINICUDART_RUNTIME_ABI "unknown"
+#define MINICUDART_RUNTIME_VERSION 0
+#endif
 
 static void usage(FILE *f)
 {
     fprintf(f,
             "usage: minicudart run [--trace[=FILE.json]] [--force-ptx] [--eager] [--summary]\n"
             "                      [--lib PATH] -- CMD [ARGS...]\n"
+            "       minicudart --version\n"
             "Runs CMD with minicudart's libcudart.so.13 preloaded; the exit status is CMD's.\n");
 }
 
@@ -48,8 +61,9 @@ static int readable(const char *path)
     return path && *path && access(path, R_OK) == 0;
 }
 
-/* The library beside the command: <prefix>/bin/minicudart -> <prefix>/lib*\/libcudart.so.13;
- * else the build tree's (a command run from where it was built). */
+/* The installed library: <prefix>/bin/minicudart -> <prefix>/bin/MINICUDART_DROPIN_FROM_BIN/
+ * libcudart.so.13 (<prefix>/lib, or the Debian package's private folder), else <prefix>/lib or
+ * lib64 or the command's own folder; else the build tree's (a command run where it was built). */
 static int find_library(char *out, size_t cap)
 {
     char self[PATH_MAX];
@@ -59,10 +73,10 @@ static int find_library(char *out, size_t cap)
         char *slash = strrchr(self, '/');
         if (slash) {
             *slash = '\0';
-            static const char *const tries[] = { "/../lib/libcudart.so.13",
-                                                 "/../lib64/libcudart.so.13",
-                                                 "/../lib/x86_64-linux-gnu/libcudart.so.13",
-                                                 "/libcudart.so.13" };
+            static const char *const tries[] = {
+                "/" MINICUDART_DROPIN_FROM_BIN "/libcudart.so.13", "/../lib/libcudart.so.13",
+                "/../lib64/libcudart.so.13", "/libcudart.so.13"
+            };
             for (size_t i = 0; i < sizeof tries / sizeof *tries; i++) {
                 snprintf(out, cap, "%s%s", self, tries[i]);
                 if (readable(out))
@@ -163,10 +177,25 @@ static int run(int argc, char **argv)
     return WEXITSTATUS(status);
 }
 
+static int version(void)
+{
+    printf("minicudart %s\n", MINICUDART_VERSION);
+    printf("runtime ABI: NVIDIA's CUDA %s (libcudart.so.13; cudaRuntimeGetVersion %d)\n",
+           MINICUDART_RUNTIME_ABI, MINICUDART_RUNTIME_VERSION);
+    char found[PATH_MAX], absolute[PATH_MAX];
+    if (find_library(found, sizeof found) != 0)
+        printf("library: not found beside this command\n");
+    else
+        printf("library: %s\n", realpath(found, absolute) ? absolute : found);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc >= 2 && strcmp(argv[1], "run") == 0)
         return run(argc - 2, argv + 2);
+    if (argc == 2 && strcmp(argv[1], "--version") == 0)
+        return version();
     if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
         usage(stdout);
         return 0;
