@@ -13,7 +13,7 @@
 # comes LAST.
 #
 # usage (repository root):  bash bench/run.sh
-# environment: OUT (default build-bench/out), BENCH_BUDGET_S (270), BENCH_ROUNDS (5),
+# environment: OUT (default build-bench/out), BENCH_BUDGET_S (420), BENCH_ROUNDS (5),
 #              BENCH_REPORT_ONLY=1 (only redo the table from build-bench/bench/raw.txt),
 #              BENCH_MANY_KERNELS (2000), CUDA_HOME (/usr/local/cuda), BENCH_ARCH (sm_90),
 #              BENCH_BEFORE_LIB (a libminicudart.a to compare with: the "before" variant),
@@ -32,7 +32,7 @@ ROOT=$PWD
 W=$ROOT/build-bench
 B=$W/bench
 OUT=${OUT:-$W/out}
-BUDGET=${BENCH_BUDGET_S:-270}
+BUDGET=${BENCH_BUDGET_S:-420}
 ROUNDS=${BENCH_ROUNDS:-5}
 NMANY=${BENCH_MANY_KERNELS:-2000}
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
