@@ -69,6 +69,30 @@ static inline void gpu_require(const char *program)
     }
 }
 
+/* Where a program's plugin library is: $<env_var> when set, else <stem>.<variant>.so beside the
+ * program (tests/gpu/run.sh builds prog.nvidia with stem.nvidia.so, prog.minicudart with
+ * stem.minicudart.so), or <stem>.so beside a program without a variant suffix (tests/e2e).
+ * The answer lives in a static buffer until the next call. */
+static inline const char *gpu_plugin_path(const char *env_var, const char *stem)
+{
+    static char path[4096 + 256];
+    const char *env = getenv(env_var);
+    if (env && *env)
+        return env;
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0) {
+        snprintf(path, sizeof path, "%s.so", stem);
+        return path;
+    }
+    self[n] = '\0';
+    char *name = strrchr(self, '/') + 1;     /* /proc/self/exe is an absolute path */
+    char *dot = strrchr(name, '.');
+    *name = '\0';                            /* self is now the folder, with its '/' */
+    snprintf(path, sizeof path, "%s%s.%s%sso", self, stem, dot ? dot + 1 : "", dot ? "." : "");
+    return path;
+}
+
 /*
  * Against the fake driver of the CI tests (MINICUDART_DRIVER names it) kernels run as host
  * functions the program registers; on a GPU this finds nothing and the real kernels run.  The

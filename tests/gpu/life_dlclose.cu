@@ -17,7 +17,6 @@ extern "C" void minicudart_set_trace_hook(void (*)(const char *, void *), void *
 
 #include <dlfcn.h>
 #include <string.h>
-#include <string>
 #include <unistd.h>
 
 static const int N = 4096;
@@ -64,22 +63,6 @@ static void register_fake_kernels(void)
     reg("life_fill", fake_fill<plugin_value>);
 }
 
-static std::string plugin_path(void)
-{
-    const char *env = getenv("LIFE_PLUGIN");
-    if (env && *env)
-        return env;
-    char self[4096];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0)
-        return "life_plugin.so";
-    self[n] = '\0';
-    std::string path(self), name = path.substr(path.rfind('/') + 1);
-    size_t dot = name.rfind('.');
-    return path.substr(0, path.rfind('/') + 1) + "life_plugin." +
-           (dot == std::string::npos ? "" : name.substr(dot + 1) + ".") + "so";
-}
-
 struct plugin {
     void *handle;
     int (*launch)(unsigned *, int);
@@ -90,7 +73,7 @@ struct plugin {
 static bool plugin_open(plugin *p)
 {
     memset(p, 0, sizeof *p);
-    p->handle = dlopen(plugin_path().c_str(), RTLD_NOW | RTLD_LOCAL);
+    p->handle = dlopen(gpu_plugin_path("LIFE_PLUGIN", "life_plugin"), RTLD_NOW | RTLD_LOCAL);
     if (!p->handle) {
         printf("FAIL dlopen: %s\n", dlerror());
         return false;

@@ -35,7 +35,6 @@
 #include <dlfcn.h>
 #include <signal.h>
 #include <string.h>
-#include <string>
 #include <unistd.h>
 
 static const int N = 4096;
@@ -306,25 +305,9 @@ static void memory(long it)
         ok(cudaFreeHost(host), MEMORY, "cudaFreeHost");
 }
 
-static std::string plugin_path(void)
-{
-    const char *env = getenv("SOAK_PLUGIN");
-    if (env && *env)
-        return env;
-    char self[4096];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0)
-        return "soak_plugin.so";
-    self[n] = '\0';
-    std::string path(self), name = path.substr(path.rfind('/') + 1);
-    size_t dot = name.rfind('.');
-    return path.substr(0, path.rfind('/') + 1) + "soak_plugin." +
-           (dot == std::string::npos ? "" : name.substr(dot + 1) + ".") + "so";
-}
-
 static void modules(long it, cudaStream_t s)
 {
-    void *lib = dlopen(plugin_path().c_str(), RTLD_NOW | RTLD_LOCAL);
+    void *lib = dlopen(gpu_plugin_path("SOAK_PLUGIN", "soak_plugin"), RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
         if (failures[MODULES]++ == 0)
             printf("FAIL %s: dlopen: %s\n", family_names[MODULES], dlerror());

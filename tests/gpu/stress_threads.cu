@@ -33,7 +33,6 @@
 #include <dlfcn.h>
 #include <signal.h>
 #include <string.h>
-#include <string>
 #include <thread>
 #include <unistd.h>
 #include <vector>
@@ -98,29 +97,12 @@ static void register_fake_kernels(void)
 
 // ---- the plugin ---------------------------------------------------------------------------------
 
-static std::string plugin_path(void)
-{
-    const char *env = getenv("STRESS_PLUGIN");
-    if (env && *env)
-        return env;
-    char self[4096];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0)
-        return "stress_plugin.so";
-    self[n] = '\0';
-    std::string path(self);
-    size_t slash = path.rfind('/');
-    std::string dir = path.substr(0, slash + 1), name = path.substr(slash + 1);
-    size_t dot = name.rfind('.');
-    return dir + "stress_plugin." + (dot == std::string::npos ? "" : name.substr(dot + 1) + ".") +
-           "so";
-}
-
 static void *plugin_open(plugin_launch_fn *launch)
 {
-    void *handle = dlopen(plugin_path().c_str(), RTLD_NOW | RTLD_LOCAL);
+    void *handle = dlopen(gpu_plugin_path("STRESS_PLUGIN", "stress_plugin"), RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
-        printf("FAIL dlopen %s: %s\n", plugin_path().c_str(), dlerror());
+        printf("FAIL dlopen %s: %s\n", gpu_plugin_path("STRESS_PLUGIN", "stress_plugin"),
+               dlerror());
         return NULL;
     }
     void *sym = dlsym(handle, "stress_plugin_launch");
