@@ -34,6 +34,19 @@
 #define CPAIRS_10K 5           /* capture_pairs: pairs for 10,000 launches */
 #define SINK_MAGIC 123456789   /* k4's first argument that writes bench_sink (kernels.cuh) */
 
+#ifdef __CUDACC__
+/* The runtime programs (rt_bench.cu, bench/step/step.cu): a failed call ends the run. */
+#define CHECK(call)                                                                           \
+    do {                                                                                      \
+        cudaError_t e_ = (call);                                                              \
+        if (e_ != cudaSuccess) {                                                              \
+            printf("FAIL %s:%d: %s -> %d %s\n", __FILE__, __LINE__, #call, (int)e_,            \
+                   cudaGetErrorName(e_));                                                     \
+            exit(1);                                                                          \
+        }                                                                                     \
+    } while (0)
+#endif
+
 struct big4k { int v[1024]; }; /* the 4 KB struct parameter */
 
 static inline double now_ns(void)

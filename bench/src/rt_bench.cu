@@ -34,16 +34,6 @@
 #include <cuda_runtime.h>
 #include <pthread.h>
 
-#define CHECK(call)                                                                           \
-    do {                                                                                      \
-        cudaError_t e_ = (call);                                                              \
-        if (e_ != cudaSuccess) {                                                              \
-            printf("FAIL %s:%d: %s -> %d %s\n", __FILE__, __LINE__, #call, (int)e_,            \
-                   cudaGetErrorName(e_));                                                     \
-            exit(1);                                                                          \
-        }                                                                                     \
-    } while (0)
-
 #define CHECK_CU(call)                                                                        \
     do {                                                                                      \
         CUresult r_ = (call);                                                                 \

@@ -48,16 +48,6 @@
 #define RBLOCKS 64      /* partial sums of a reduction */
 #define BLOCKS 10       /* timed blocks */
 
-#define CHECK(call)                                                                           \
-    do {                                                                                      \
-        cudaError_t e_ = (call);                                                              \
-        if (e_ != cudaSuccess) {                                                              \
-            printf("FAIL %s:%d: %s -> %d %s\n", __FILE__, __LINE__, #call, (int)e_,            \
-                   cudaGetErrorName(e_));                                                     \
-            exit(1);                                                                          \
-        }                                                                                     \
-    } while (0)
-
 #define CHECK_BLAS(call)                                                                      \
     do {                                                                                      \
         cublasStatus_t s_ = (call);                                                           \
