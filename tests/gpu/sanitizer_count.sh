@@ -8,7 +8,10 @@
 # SUMMARY (compute-sanitizer 2025.3 on the H200): its hazards are the count.
 sanitizer_count() {
     local log=$1 rc=$2 errors leaked
-    errors=$(sed -n 's/^========= ERROR SUMMARY: \([0-9][0-9]*\) error.*/\1/p' "$log" 2>/dev/null | tail -n 1)
+    # Past --print-limit (100 by default) memcheck adds a second line, "ERROR SUMMARY: <n> errors
+    # were not printed...": the count is the line that ends after "errors".
+    errors=$(sed -n 's/^========= ERROR SUMMARY: \([0-9][0-9]*\) errors\{0,1\}$/\1/p' "$log" 2>/dev/null |
+        tail -n 1)
     [ -z "$errors" ] && errors=$(sed -n 's/^========= RACECHECK SUMMARY: \([0-9][0-9]*\) hazard.*/\1/p' \
         "$log" 2>/dev/null | tail -n 1)
     leaked=$(sed -n 's/^========= LEAK SUMMARY: \([0-9][0-9]*\) bytes leaked.*/\1/p' "$log" 2>/dev/null | tail -n 1)

@@ -22,8 +22,15 @@ printf '%s\n' '========= COMPUTE-SANITIZER' \
 printf '%s\n' '========= COMPUTE-SANITIZER' \
     '========= RACECHECK SUMMARY: 8 hazards displayed (0 errors, 8 warnings)' >"$d/race.log"
 printf '%s\n' '========= COMPUTE-SANITIZER' '========= Program hit cudaErrorInvalidValue' >"$d/cut.log"
+# Past the print limit (H200, stress_green under memcheck): a second ERROR SUMMARY line.
+printf '%s\n' '========= COMPUTE-SANITIZER' \
+    '========= LEAK SUMMARY: 2099456 bytes leaked in 131 allocations' \
+    '========= ERROR SUMMARY: 142 errors' \
+    '========= ERROR SUMMARY: 42 errors were not printed. Use --print-limit option to adjust the number of printed errors' \
+    >"$d/limit.log"
 expect "memcheck, leaked" "$(sanitizer_count "$d/leak.log" 0)" "1+3079B"
 expect "memcheck, clean" "$(sanitizer_count "$d/clean.log" 0)" "0"
+expect "memcheck, past the print limit" "$(sanitizer_count "$d/limit.log" 1)" "142+2099456B"
 expect "racecheck" "$(sanitizer_count "$d/race.log" 0)" "8"
 expect "timeout 124" "$(sanitizer_count "$d/cut.log" 124)" "T/O"
 expect "killed 137" "$(sanitizer_count "$d/leak.log" 137)" "T/O"
