@@ -17,6 +17,9 @@
 #   tests/gpu/cuda135.sh run     on the GPU machine: unpacks the archive into build-gpurun135/ and
 #                                runs run.sh GPU_REUSE_BUILD=1 there, NVIDIA's variant finding the
 #                                13.5 runtime through LD_LIBRARY_PATH; run.sh's table comes last.
+#   tests/gpu/cuda135.sh sanitize on the GPU machine: unpacks it the same way and runs
+#                                compute-sanitizer memcheck and racecheck over the green-context
+#                                programs under both runtimes (sanitize, below).
 #
 # The toolkit of the build half: CUDA135_HOME, the root holding nvidia/cu13 (bin/nvcc, include/,
 # lib/libcudart.so.13) as tools/install-deps.sh unpacks the wheels (default
@@ -97,7 +100,7 @@ build() {
     echo "== on the GPU machine (carry ${ARCHIVE#"$ROOT"/}): tests/gpu/cuda135.sh run"
 }
 
-run() {
+unpack() {   # the archive into build-gpurun135/, NVIDIA's 13.5 runtime on LD_LIBRARY_PATH
     local resolved
     [ -f "$ARCHIVE" ] || fail "no archive $ARCHIVE (make it with: tests/gpu/cuda135.sh build)"
     rm -rf "${W:?}/bin" "$W/status" "$W/logs" "$W/cudart135" "$W/run"
@@ -118,13 +121,64 @@ run() {
     echo "== vadd.nvidia loads libcudart.so.13 from: ${resolved:-nowhere}"
     [ "$resolved" = "$W/cudart135/libcudart.so.13" ] ||
         fail "NVIDIA's variant would not load the 13.5 runtime (a DT_RPATH before LD_LIBRARY_PATH?)"
+}
+
+run() {
+    unpack
     [ -n "$SKIP" ] && echo "== built, not run (PTX ISA 9.5 does not load on driver 580): $SKIP"
     exec env GPU_REUSE_BUILD=1 GPU_BUILD_DIR=$BUILD_DIR GPU_SKIP_PROGRAMS="$SKIP" \
         OUT="${OUT:-$W/out}" "$ROOT/tests/gpu/run.sh"
 }
 
+# sanitize: compute-sanitizer's memcheck (--leak-check full) and racecheck over the 13.5
+# programs in SANITIZER135_PROGRAMS (default stress_green conf_green), each under NVIDIA's 13.5
+# runtime and under minicudart, as tests/gpu/reliability.sh does for the 13.0 programs: the
+# reports counted per tool, program and runtime (tests/gpu/sanitizer_count.sh).  A program that
+# plants a fault (stress_green's illegal address) has memcheck reports under both runtimes; what
+# must hold is that minicudart's count is not above NVIDIA's.  Logs: $OUT/san135/.
+# Exit 0 no count of minicudart's above NVIDIA's, 1 otherwise.
+sanitize() {
+    local san=${COMPUTE_SANITIZER:-${CUDA_HOME:-/usr/local/cuda}/bin/compute-sanitizer}
+    local out=${OUT:-$W/out}/san135 tool p v log opts rc nv mc res fails=0 rows=()
+    local -A count code
+    # shellcheck source=tests/gpu/sanitizer_count.sh
+    . "$ROOT/tests/gpu/sanitizer_count.sh"
+    [ -x "$san" ] || fail "no compute-sanitizer at $san (COMPUTE_SANITIZER)"
+    unpack
+    mkdir -p "$out"
+    for tool in memcheck racecheck; do
+        for p in ${SANITIZER135_PROGRAMS:-stress_green conf_green}; do
+            for v in nvidia minicudart; do
+                log=$out/$tool.$p.$v.log
+                opts=()
+                [ "$tool" = memcheck ] && opts=(--leak-check full)
+                timeout -k 10 "${SANITIZER135_RUN_S:-120}" "$san" --tool "$tool" "${opts[@]}" \
+                    --log-file "$log" "$W/bin/$p.$v" >"$out/$tool.$p.$v.out" 2>&1
+                rc=$?
+                count[$v]=$(sanitizer_count "$log" "$rc")
+                code[$v]=$rc
+            done
+            nv=$(sanitizer_errors "${count[nvidia]}")
+            mc=$(sanitizer_errors "${count[minicudart]}")
+            res=PASS
+            if [ -z "$mc" ] || { [ -n "$nv" ] && [ "$mc" -gt "$nv" ]; }; then
+                res=FAIL
+                fails=$((fails + 1))
+            fi
+            rows+=("$(printf '%-10s %-14s %-18s %-18s %s' "$tool" "$p" \
+                      "${count[nvidia]} (exit ${code[nvidia]})" \
+                      "${count[minicudart]} (exit ${code[minicudart]})" "$res")")
+        done
+    done
+    printf '%-10s %-14s %-18s %-18s %s\n' tool program NVIDIA minicudart result
+    printf '%s\n' "${rows[@]}"
+    echo "RESULT: $([ "$fails" = 0 ] && echo PASS || echo "FAIL ($fails)")"
+    [ "$fails" = 0 ]
+}
+
 case ${1:-} in
 build) build ;;
 run) run ;;
-*) echo "usage: tests/gpu/cuda135.sh build|run   (see the comment at the top)" >&2; exit 2 ;;
+sanitize) sanitize ;;
+*) echo "usage: tests/gpu/cuda135.sh build|run|sanitize   (see the comment at the top)" >&2; exit 2 ;;
 esac
