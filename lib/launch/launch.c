@@ -284,17 +284,12 @@ static CUresult rt_launch_on_stream_device(rt_kernel *k, rt_device *current, CUs
     return r;
 }
 
-cudaError_t rt_launch_with(rt_kernel *k, dim3 grid, dim3 block, void **args, size_t shared,
-                           cudaStream_t stream, bool per_thread, const rt_launch_options *opt)
+/* Steps 7 to 9 for a kernel that can be launched: a registered one, or a library's kernel whose
+ * library the caller holds (rt_launch_library_kernel). */
+static cudaError_t rt_launch_resolved(rt_kernel *k, dim3 grid, dim3 block, void **args,
+                                      size_t shared, cudaStream_t stream, bool per_thread,
+                                      const rt_launch_options *opt)
 {
-    /* A registered kernel has its module; a library's kernel (library.c) is asked for only when
-     * that is NULL, so the common case pays nothing for it. */
-    rt_module *module = k ? __atomic_load_n(&k->module, __ATOMIC_ACQUIRE) : NULL;
-    if (!module && (!k || !k->library_kernel)) {
-        RT_TRACE("launch: %p is not a registered kernel", (void *)k);
-        return cudaErrorInvalidResourceHandle;
-    }
-
     /* Step 7. */
     uint64_t span = rt_span_begin();
     rt_device *d;
@@ -355,6 +350,35 @@ cudaError_t rt_launch_with(rt_kernel *k, dim3 grid, dim3 block, void **args, siz
     e = rt_error_from_cu(r);
     rt_device_note_error(d, e);
     return e;
+}
+
+/* A kernel of a library the program loaded (load/library.c), launched under the libraries' use
+ * lock: cudaLibraryUnload frees the kernel's CUfunction, and waits for this launch to return
+ * from the driver before it does (load.h, rt_library_kernel_hold).  Out of line, so that the
+ * registered kernels' path carries none of it. */
+static __attribute__((noinline)) cudaError_t
+rt_launch_library_kernel(rt_kernel *k, dim3 grid, dim3 block, void **args, size_t shared,
+                         cudaStream_t stream, bool per_thread, const rt_launch_options *opt)
+{
+    if (!k || !k->library_kernel) {
+        RT_TRACE("launch: %p is not a registered kernel", (void *)k);
+        return cudaErrorInvalidResourceHandle;
+    }
+    if (!rt_library_kernel_hold(k))
+        return cudaErrorInvalidResourceHandle;
+    cudaError_t e = rt_launch_resolved(k, grid, block, args, shared, stream, per_thread, opt);
+    rt_library_kernel_release();
+    return e;
+}
+
+cudaError_t rt_launch_with(rt_kernel *k, dim3 grid, dim3 block, void **args, size_t shared,
+                           cudaStream_t stream, bool per_thread, const rt_launch_options *opt)
+{
+    /* A registered kernel has its module; a library's kernel (library.c) has none, and is asked
+     * for only then, so the common case pays nothing for it. */
+    if (k && __atomic_load_n(&k->module, __ATOMIC_ACQUIRE))
+        return rt_launch_resolved(k, grid, block, args, shared, stream, per_thread, opt);
+    return rt_launch_library_kernel(k, grid, block, args, shared, stream, per_thread, opt);
 }
 
 cudaError_t rt_launch(rt_kernel *k, dim3 grid, dim3 block, void **args, size_t shared,

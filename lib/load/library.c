@@ -23,6 +23,10 @@
  *     cudaErrorInvalidResourceHandle) and keeps their records, never freed: another thread may
  *     still hold one it found just before.  A program that loads and unloads libraries in a
  *     loop costs one small record and one table slot per kernel it asked for, per load.
+ *   - a launch of a library kernel holds the use lock (rt_library_use, below) for reading from
+ *     the look-up of its CUfunction to the driver's return, and the unload holds it for
+ *     writing: a launch racing the unload runs on a live library or is refused, never hands the
+ *     driver a CUfunction it freed.
  * A CUkernel the program got from the driver directly (cuLibraryGetKernel) is not in the table:
  * the runtime API takes the kernels the runtime API handed out.
  *
@@ -36,7 +40,7 @@
  * context before it asks the driver, as any runtime call that does CUDA work: the lazy start,
  * and a sticky error answered without the driver.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE             /* PTHREAD_RWLOCK_WRITER_NONRECURSIVE_INITIALIZER_NP */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,6 +142,33 @@ typedef struct rt_library {
 static pthread_mutex_t rt_library_lock = PTHREAD_MUTEX_INITIALIZER;
 static rt_library *rt_libraries;
 static rt_kernel *rt_library_retired;    /* kernels of unloaded libraries: kept, see above */
+
+/* The libraries' use lock: launches of library kernels read, cudaLibraryUnload writes (load.h,
+ * rt_library_kernel_hold).  Writers first: with glibc's default, readers first, threads that
+ * launch without a pause would keep an unload waiting for ever.  No reader takes it twice (a
+ * launch calls no runtime function while it holds it), which that kind requires. */
+#ifdef PTHREAD_RWLOCK_WRITER_NONRECURSIVE_INITIALIZER_NP
+static pthread_rwlock_t rt_library_use = PTHREAD_RWLOCK_WRITER_NONRECURSIVE_INITIALIZER_NP;
+#else
+static pthread_rwlock_t rt_library_use = PTHREAD_RWLOCK_INITIALIZER;
+#endif
+
+bool rt_library_kernel_hold(const rt_kernel *k)
+{
+    pthread_rwlock_rdlock(&rt_library_use);
+    /* Withdrawn under the write lock: a record its key no longer finds is one of an unloaded
+     * library (the key may name a newer library's kernel by now: another record). */
+    if (rt_kernel_find(k->library_kernel) == k)
+        return true;
+    pthread_rwlock_unlock(&rt_library_use);
+    RT_TRACE("launch %s: its library was unloaded", k->name);
+    return false;
+}
+
+void rt_library_kernel_release(void)
+{
+    pthread_rwlock_unlock(&rt_library_use);
+}
 
 /* Handles of the libraries unloaded through the runtime.  The driver crashes on a stale
  * CUlibrary, and so does NVIDIA's runtime (H200: unloading twice, counting the kernels of an
@@ -245,9 +276,11 @@ done:
  * published meanwhile. */
 static cudaError_t rt_library_unload(CUlibrary library)
 {
+    pthread_rwlock_wrlock(&rt_library_use);     /* no launch of a library kernel in flight */
     pthread_mutex_lock(&rt_library_lock);
     if (rt_library_gone_index(library) != SIZE_MAX) {
         pthread_mutex_unlock(&rt_library_lock);
+        pthread_rwlock_unlock(&rt_library_use);
         RT_TRACE("library %p was unloaded already", (void *)library);
         return cudaErrorInvalidResourceHandle;
     }
@@ -278,6 +311,7 @@ static cudaError_t rt_library_unload(CUlibrary library)
         }
     }
     pthread_mutex_unlock(&rt_library_lock);
+    pthread_rwlock_unlock(&rt_library_use);
     RT_TRACE("library %p unloaded (%d), %zu kernels withdrawn", (void *)library, (int)r, kernels);
     return rt_error_from_cu(r);
 }

@@ -204,6 +204,17 @@ bool rt_module_eager(void);
 cudaError_t rt_var_address(rt_var *v, rt_device *d, CUdeviceptr *ptr, size_t *size);
 
 
+/* ---- library.c ------------------------------------------------------------------------------- */
+
+/* A launch of a library's kernel holds the libraries' use lock from the look-up of its
+ * CUfunction to the return of the driver's launch: the driver frees the CUfunction with its
+ * library, and a launch with a freed one crashes inside the driver (H200, driver 580: a read of
+ * address 0x68).  cudaLibraryUnload takes the lock for writing, so it waits for the launches in
+ * flight, and every launch after it finds the kernel withdrawn.  True: held, and k is still
+ * published (launch it, then release); false: not held, k's library was unloaded. */
+bool rt_library_kernel_hold(const rt_kernel *k);
+void rt_library_kernel_release(void);
+
 /* ---- function.c ------------------------------------------------------------------------------ */
 
 /* The cudaFuncAttribute values a program may set: 8..15 equal the CUfunction_attribute values

@@ -53,6 +53,7 @@ typedef struct fake_module {
     unsigned global_count, global_cap;
     void *ctx;                   /* the fake_ctx it was loaded into */
     int dead;                    /* unloaded, or its context was reset */
+    int library_unloaded;        /* dead because its library was unloaded (fake_launch_run) */
 } fake_module;
 
 /* Loads `image` (cubin ELF or NUL-terminated PTX text) into m, which must be zeroed.  Returns 0,

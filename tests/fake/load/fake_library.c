@@ -27,7 +27,8 @@
  *     memory up to 232448 bytes with the static, carveout -1..100) and a device, and remembers
  *     the value per kernel and device; nothing reads it back.
  *   - Unloading marks the library and its per-context modules dead; they are kept, so that stale
- *     handles are detected (INVALID_HANDLE) instead of crashing.
+ *     handles are detected (INVALID_HANDLE) instead of crashing -- but for a launch of one of
+ *     their functions, which stops the process as the driver's crash does (fake_launch_run).
  * The options of a load are logged as "jit=[opt:value ...] lib=[opt:value ...]", so that tests
  * can see what the runtime passed.
  */
@@ -255,8 +256,10 @@ static CUresult CUDAAPI f_cuLibraryUnload(CUlibrary library)
     if (rc == CUDA_SUCCESS) {
         l->dead = 1;
         l->image->dead = 1;
-        for (size_t i = 0; i < l->loaded.count; i++)
+        for (size_t i = 0; i < l->loaded.count; i++) {
             ((fake_module *)l->loaded.items[i])->dead = 1;
+            ((fake_module *)l->loaded.items[i])->library_unloaded = 1;
+        }
     }
     return fake_leave(rc);
 }

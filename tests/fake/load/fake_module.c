@@ -286,6 +286,20 @@ fake_host_kernel fake_host_kernel_for(const char *name)
     return NULL;
 }
 
+/* The driver frees a library's functions with the library: a launch of one after cuLibraryUnload
+ * reads freed memory inside the driver (H200, driver 580, 2026-12-02: SIGSEGV at address 0x68,
+ * a launch racing the unload).  The fake stops the process the same way, with a message, so
+ * that a runtime which hands the driver such a function fails here as it would on the GPU. */
+static void fake_refuse_unloaded_library_launch(CUfunction func)
+{
+    fake_kernel *k = fake_find_kernel(func);
+    if (!k || !k->module->library_unloaded)
+        return;
+    fprintf(stderr, "fakecuda: FATAL: a launch of %s, a function of an unloaded library (the "
+                    "driver crashes here)\n", k->name);
+    abort();
+}
+
 CUresult fake_launch_run(CUresult rc, CUfunction func, const unsigned grid[3],
                          const unsigned block[3], unsigned shm, CUstream stream, void **params,
                          void **extra)
@@ -295,8 +309,8 @@ CUresult fake_launch_run(CUresult rc, CUfunction func, const unsigned grid[3],
     fake_launch *l = NULL;
     if (rc == CUDA_SUCCESS)
         rc = fake_need_ctx(&ctx);
-    if (rc == CUDA_SUCCESS)
-        rc = fake_live_kernel(func, &k);
+    if (rc == CUDA_SUCCESS && (rc = fake_live_kernel(func, &k)) != CUDA_SUCCESS)
+        fake_refuse_unloaded_library_launch(func);
     if (rc == CUDA_SUCCESS && k->module->ctx != fake_ctx_base(ctx))
         rc = CUDA_ERROR_INVALID_HANDLE;
     if (rc == CUDA_SUCCESS)
