@@ -261,7 +261,9 @@ run_one() {
 # line: run_misuse finishes it with " CRASH (signal S)" and starts the program again at case
 # N + 1, appending to the same transcript, until a run gets to the end.  A crash outside any case
 # (in the fixtures, or at exit) is recorded and ends it.  Returns the last run's exit code.
-is_misuse() { [ "${1#conf_misuse}" != "$1" ]; }
+# A program of cases: a conf_misuse_* program, or one whose header says "// gpu-cases: yes".  Its
+# transcript is "case <n> <name>:" lines; after a crash it is started again at the next case.
+is_misuse() { [ "${1#conf_misuse}" != "$1" ] || [ "$(header_of "$1" gpu-cases 2>/dev/null)" = yes ]; }
 run_misuse() {
     local bin=$1 out=$2 err=$3 start=0 rc last n
     : >"$out"
