@@ -70,6 +70,9 @@ JOBS=$(nproc 2>/dev/null || echo 4)
 # in tests/gpu/reliability.sh); a "// gpu-plugin: <p>"
 # header builds tests/gpu/<p>.cu as $W/bin/<p>.nvidia.so and <p>.minicudart.so beside the
 # program, for it to dlopen (the minicudart one links no runtime: it binds to the program's).
+# A "// gpu-cases: yes" header makes a program one of cases, run like a conf_misuse_* program
+# (is_misuse, run_misuse below): "case <n> <name>:" before each case, argv[1] the first case,
+# started again at the next case after a crash, single cases listable as differences.
 CONFORMANCE=$(cd "$G" && ls conf_*.cu stress_*.cu life_*.cu soak_*.cu fault_*.cu 2>/dev/null | grep -v '_plugin\.cu$' |
               sed 's/\.cu$//' | tr '\n' ' ')
 PROGRAMS="vadd device struct_params big_params templates variables per_thread rdc rdc_ptx
