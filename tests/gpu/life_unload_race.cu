@@ -13,7 +13,7 @@
 // dlclose is the program's bug; what a runtime owes it is a clean answer.
 // The lines are verdicts only: how many launches won the race differs from run to run.
 // The two races are cases, as a conf_misuse program's ("case <n> <name>:" before each, argv[1]
-// the first to run): NVIDIA's runtime crashes in the dlclose race (H200, 13.0, signal 11), and
+// the first to run): NVIDIA's runtime crashes in both (H200, 13.0 and 13.5, signal 11), and
 // tests/gpu/run.sh then starts the program again at the next case (the gpu-cases mark).
 // The library: $LIFE_PLUGIN, else life_plugin.<variant>.so beside this program.
 // Exit 0 pass, 1 fail, 2 no GPU.
