@@ -54,7 +54,7 @@ def link_map(build, plain=False):
     libdir = os.path.join(build, "lib")
     command, _ = link_command(build)
     if plain:
-        command = [a.replace("minicudart_objects_lto.dir", "minicudart_objects.dir")
+        command = [a.replace("minicudart_objects_shared.dir", "minicudart_objects.dir")
                     .replace("fatbin_parse_dl_lto.dir", "fatbin_parse_dl.dir")
                    for a in command if not a.startswith("-flto") and a != "-fno-fat-lto-objects"]
     tmp = tempfile.mkdtemp(prefix="size_table.")
@@ -90,7 +90,7 @@ def input_sections(map_text):
 
 def room_of(obj):
     """lib/<folder>/<file>.c for a runtime object, fatbin/ for the parser's, else the file."""
-    m = re.search(r"minicudart_objects\.dir/(.+)\.o$", obj)
+    m = re.search(r"minicudart_objects(?:_shared)?\.dir/(.+)\.o$", obj)
     if m:
         return m.group(1)
     if "fatbin" in obj:

@@ -26,8 +26,33 @@
 
 #include "cuda135.h"
 
-#define RT_API __attribute__((visibility("default")))
 #define RT_HIDDEN __attribute__((visibility("hidden")))
+
+/* The public function a call is in, as the trace, the summary and the error lines name it.
+ * Every public function begins with RT_ENTER (below), which gives it RT_SELF, a token that
+ * rt_api_name turns into the function's name.  In libminicudart.a the token is __func__.  In
+ * libcudart.so.13 (built with RT_API_NAMES_FROM_SYMBOLS) it is an address inside the function's
+ * code, and the name comes from the library's dynamic symbol table through dladdr: the 458
+ * names are in .dynstr already, for the dynamic linker, and a second copy of them as __func__
+ * was 12 KB of .rodata.  The address is a label RT_ENTER puts at the top of the body; so that it
+ * stays inside that function's own symbol, public functions are never inlined into another or
+ * cloned, and a name dladdr cannot find reads "a runtime call". */
+typedef const void *rt_api;
+const char *rt_api_name(rt_api api);
+#ifdef RT_API_NAMES_FROM_SYMBOLS
+#ifdef __clang__                  /* which has no noclone, and inlines no function that takes
+                                     the address of one of its labels */
+#define RT_API __attribute__((visibility("default"), noinline))
+#else
+#define RT_API __attribute__((visibility("default"), noinline, noclone))
+#endif
+#define RT_SELF_LABEL rt_self_: ;
+#define RT_SELF ((rt_api) && rt_self_)
+#else
+#define RT_API __attribute__((visibility("default")))
+#define RT_SELF_LABEL
+#define RT_SELF ((rt_api)__func__)
+#endif
 
 /* ---- driver.c: the one table of driver entry points ---------------------------------------- */
 
@@ -57,11 +82,11 @@ const char *rt_driver_path(void);
 /* An optional entry point (DRIVER_FN_OPTIONAL), asked after rt_driver_load: cudaSuccess when the
  * driver has it (present), else cudaErrorNotSupported, with "<api>: the driver has no <entry>: not
  * implemented" in the trace. */
-cudaError_t rt_driver_optional(bool present, const char *api, const char *entry);
+cudaError_t rt_driver_optional(bool present, rt_api api, const char *entry);
 /* The same for an entry of a driver newer than 13.0 that a 13.5 function needs and cannot do
  * without: cudaErrorCallRequiresNewerDriver (NVIDIA's 13.5 runtime's answer on such a driver),
  * with the reason in the trace. */
-cudaError_t rt_driver_newer(bool present, const char *api, const char *entry);
+cudaError_t rt_driver_newer(bool present, rt_api api, const char *entry);
 
 /* The runtime ABI minicudart implements: NVIDIA's CUDA 13.5 (cudaRuntimeGetVersion), whichever
  * toolkit's headers it was built with. */
@@ -77,12 +102,12 @@ const char *rt_error_name(cudaError_t e);
  * name of the API call that raised it, and returns it.  Every public entry point leaves through
  * this, so the last-error rules hold by construction.  Success, the common case on the launch
  * path, costs a compare: the call happens only for a failure. */
-cudaError_t rt_exit_error(const char *api, cudaError_t e);
-static inline cudaError_t rt_exit(const char *api, cudaError_t e)
+cudaError_t rt_exit_error(rt_api api, cudaError_t e);
+static inline cudaError_t rt_exit(rt_api api, cudaError_t e)
 {
     return e == cudaSuccess ? e : rt_exit_error(api, e);
 }
-#define RT_RETURN(e) return rt_exit(__func__, (e))
+#define RT_RETURN(e) return rt_exit(RT_SELF, (e))
 
 /* Set while the process is exiting: later calls answer cudaErrorCudartUnloading. */
 extern atomic_bool rt_unloading;
@@ -132,7 +157,7 @@ void rt_summary_set_census(rt_summary_census_hook *hook);
  * of the 458 records was 40 bytes of .data and a pointer for the dynamic linker to relocate (24
  * bytes more) in every copy of the library; zeros are .bss, which the file does not hold. */
 struct rt_call_stat {
-    const char *name;             /* __func__, set when listed */
+    rt_api name;                  /* RT_SELF, set when listed; rt_api_name reads it */
     atomic_ullong calls, ticks;   /* ticks of summary.c's clock, turned into ns at exit */
     atomic_bool listed;
     struct rt_call_stat *next;
@@ -141,9 +166,9 @@ struct rt_call_clock {
     struct rt_call_stat *stat;    /* NULL: the summary is off */
     uint64_t t0;                  /* 0: a nested call */
 };
-struct rt_call_clock rt_call_begin_counted(struct rt_call_stat *s, const char *name);
+struct rt_call_clock rt_call_begin_counted(struct rt_call_stat *s, rt_api name);
 void rt_call_end_counted(struct rt_call_clock *c);
-static inline struct rt_call_clock rt_call_begin(struct rt_call_stat *s, const char *name)
+static inline struct rt_call_clock rt_call_begin(struct rt_call_stat *s, rt_api name)
 {
     if (!rt_summary_on())
         return (struct rt_call_clock){ NULL, 0 };
@@ -155,9 +180,10 @@ static inline void rt_call_end(struct rt_call_clock *c)
         rt_call_end_counted(c);
 }
 #define RT_ENTER()                                                                                \
+    RT_SELF_LABEL                                                                                 \
     static struct rt_call_stat rt_call_stat_;                                                     \
     struct rt_call_clock rt_call_clock_ __attribute__((cleanup(rt_call_end))) =                   \
-        rt_call_begin(&rt_call_stat_, __func__)
+        rt_call_begin(&rt_call_stat_, RT_SELF)
 
 /* ---- trace.c -------------------------------------------------------------------------------- */
 

@@ -218,20 +218,21 @@ RT_API cudaError_t cudaRuntimeGetVersion(int *runtimeVersion)
     return cudaSuccess;
 }
 
-cudaError_t rt_driver_optional(bool present, const char *api, const char *entry)
+cudaError_t rt_driver_optional(bool present, rt_api api, const char *entry)
 {
     if (present)
         return cudaSuccess;
-    RT_TRACE("%s: the driver has no %s: not implemented", api, entry);
+    RT_TRACE("%s: the driver has no %s: not implemented", rt_api_name(api), entry);
     return cudaErrorNotSupported;
 }
 
-cudaError_t rt_driver_newer(bool present, const char *api, const char *entry)
+cudaError_t rt_driver_newer(bool present, rt_api api, const char *entry)
 {
     if (present)
         return cudaSuccess;
     RT_TRACE("%s: the driver (%d) has no %s, and the runtime cannot answer without it: "
-             "cudaErrorCallRequiresNewerDriver, as NVIDIA's runtime answers", api, rt_drv.version,
+             "cudaErrorCallRequiresNewerDriver, as NVIDIA's runtime answers", rt_api_name(api),
+             rt_drv.version,
              entry);
     return cudaErrorCallRequiresNewerDriver;
 }

@@ -81,12 +81,12 @@ cudaError_t rt_error_from_cu(CUresult r)
     return cudaErrorUnknown;
 }
 
-cudaError_t rt_exit_error(const char *api, cudaError_t e)
+cudaError_t rt_exit_error(rt_api api, cudaError_t e)
 {
     rt_last_error = e;
     if (rt_summary_on())
         rt_summary_error(e, rt_error_name(e));
-    RT_TRACE("error %s (%d) from %s", rt_error_name(e), (int)e, api);
+    RT_TRACE("error %s (%d) from %s", rt_error_name(e), (int)e, rt_api_name(api));
     return e;
 }
 

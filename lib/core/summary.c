@@ -119,7 +119,7 @@ static double rt_ns_per_tick(void)
     return t0 && t1 > t0 ? (double)(n1 - n0) / (double)(t1 - t0) : 1.0;
 }
 
-struct rt_call_clock rt_call_begin_counted(struct rt_call_stat *s, const char *name)
+struct rt_call_clock rt_call_begin_counted(struct rt_call_stat *s, rt_api name)
 {
     if (rt_call_depth++ > 0)
         return (struct rt_call_clock){ s, 0 };            /* inside another public call */
@@ -180,7 +180,7 @@ static void rt_summary_print_calls(FILE *f)
             functions, (double)ticks * ms);
     for (size_t i = 0; i < shown; i++) {
         unsigned long long n = atomic_load(&top[i]->calls), t = atomic_load(&top[i]->ticks);
-        fprintf(f, "    %10llu  %10.3f ms  %s\n", n, (double)t * ms, top[i]->name);
+        fprintf(f, "    %10llu  %10.3f ms  %s\n", n, (double)t * ms, rt_api_name(top[i]->name));
         rest_calls += n;
         rest_ticks += t;
     }

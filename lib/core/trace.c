@@ -14,6 +14,7 @@
  * early leaves the file without its end, which the viewers still read.
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -25,6 +26,21 @@
 
 #include "core/core.h"
 #include "minicudart.h"
+
+/* core.h's RT_SELF: __func__ in libminicudart.a; in libcudart.so.13 an address inside the
+ * public function, named by the dynamic symbol that holds it (dladdr answers only from the
+ * dynamic symbol table, which is what it holds: every public function, each with its size). */
+const char *rt_api_name(rt_api api)
+{
+#ifdef RT_API_NAMES_FROM_SYMBOLS
+    Dl_info info;
+    if (api && dladdr(api, &info) && info.dli_sname && info.dli_saddr)
+        return info.dli_sname;
+    return "a runtime call";
+#else
+    return api ? (const char *)api : "a runtime call";
+#endif
+}
 
 atomic_int rt_trace_level = -1;
 

@@ -44,7 +44,8 @@
 
 /* The driver entry points of this room exist since CUDA 12.4 (12.5 and 13.0 for some): a driver
  * without them answers as NVIDIA's runtime does on a driver without an entry point. */
-#define RT_NEED(entry) rt_driver_newer(rt_drv.entry != NULL, __func__, #entry)
+#define RT_NEED_AS(api, entry) rt_driver_newer(rt_drv.entry != NULL, (api), #entry)
+#define RT_NEED(entry) RT_NEED_AS(RT_SELF, entry)          /* in a public function */
 
 /* A green context the runtime made: its two handles, for as long as it lives. */
 typedef struct rt_green {
@@ -78,14 +79,14 @@ typedef struct rt_exec_view {
 
 /* Describes ctx (after the driver is up): cudaErrorInvalidValue for NULL, the driver's error for
  * a context it does not know. */
-static cudaError_t rt_exec_ctx_view(cudaExecutionContext_t ctx, rt_exec_view *out)
+static cudaError_t rt_exec_ctx_view(rt_api api, cudaExecutionContext_t ctx, rt_exec_view *out)
 {
     if (!ctx)
         return cudaErrorInvalidValue;
     cudaError_t e = rt_devices_init();
     if (e != cudaSuccess)
         return e;
-    if ((e = RT_NEED(cuCtxGetDevice_v2)) != cudaSuccess)
+    if ((e = RT_NEED_AS(api, cuCtxGetDevice_v2)) != cudaSuccess)
         return e;
     CUdevice cu = 0;
     out->context = (CUcontext)ctx;
@@ -288,7 +289,7 @@ RT_API cudaError_t cudaExecutionCtxGetDevice(int *device, cudaExecutionContext_t
     if (!device)
         RT_RETURN(cudaErrorInvalidValue);
     rt_exec_view v;
-    cudaError_t e = rt_exec_ctx_view(ctx, &v);
+    cudaError_t e = rt_exec_ctx_view(RT_SELF, ctx, &v);
     if (e == cudaSuccess)
         *device = v.ordinal;
     RT_RETURN(e);
@@ -332,7 +333,7 @@ RT_API cudaError_t cudaExecutionCtxStreamCreate(cudaStream_t *phStream, cudaExec
     if (!phStream || (flags != cudaStreamDefault && flags != cudaStreamNonBlocking))
         RT_RETURN(cudaErrorInvalidValue);
     rt_exec_view v;
-    cudaError_t e = rt_exec_ctx_view(ctx, &v);
+    cudaError_t e = rt_exec_ctx_view(RT_SELF, ctx, &v);
     if (e == cudaSuccess && v.green)
         e = RT_NEED(cuGreenCtxStreamCreate);
     if (e != cudaSuccess)
@@ -360,13 +361,14 @@ RT_API cudaError_t cudaExecutionCtxStreamCreate(cudaStream_t *phStream, cudaExec
 
 /* Record (record) or wait for (!record) an event on every stream of an execution context; the
  * primary context's covers its device's green contexts too (documented). */
-static cudaError_t rt_exec_ctx_event(cudaExecutionContext_t ctx, cudaEvent_t event, bool record)
+static cudaError_t rt_exec_ctx_event(rt_api api, cudaExecutionContext_t ctx, cudaEvent_t event,
+                                     bool record)
 {
     if (!ctx)
         return cudaErrorInvalidValue;
     cudaError_t e = rt_devices_init();
     if (e == cudaSuccess)
-        e = record ? RT_NEED(cuCtxRecordEvent) : RT_NEED(cuCtxWaitEvent);
+        e = record ? RT_NEED_AS(api, cuCtxRecordEvent) : RT_NEED_AS(api, cuCtxWaitEvent);
     if (e != cudaSuccess)
         return e;
     if (event && rt_handle_stale(RT_HANDLE_EVENT, event))
@@ -379,20 +381,20 @@ static cudaError_t rt_exec_ctx_event(cudaExecutionContext_t ctx, cudaEvent_t eve
 RT_API cudaError_t cudaExecutionCtxRecordEvent(cudaExecutionContext_t ctx, cudaEvent_t event)
 {
     RT_ENTER();
-    RT_RETURN(rt_exec_ctx_event(ctx, event, true));
+    RT_RETURN(rt_exec_ctx_event(RT_SELF, ctx, event, true));
 }
 
 RT_API cudaError_t cudaExecutionCtxWaitEvent(cudaExecutionContext_t ctx, cudaEvent_t event)
 {
     RT_ENTER();
-    RT_RETURN(rt_exec_ctx_event(ctx, event, false));
+    RT_RETURN(rt_exec_ctx_event(RT_SELF, ctx, event, false));
 }
 
 RT_API cudaError_t cudaExecutionCtxSynchronize(cudaExecutionContext_t ctx)
 {
     RT_ENTER();
     rt_exec_view v;
-    cudaError_t e = rt_exec_ctx_view(ctx, &v);
+    cudaError_t e = rt_exec_ctx_view(RT_SELF, ctx, &v);
     if (e == cudaSuccess)
         e = RT_NEED(cuCtxSynchronize_v2);
     if (e != cudaSuccess)
@@ -411,7 +413,8 @@ RT_API cudaError_t cudaExecutionCtxSynchronize(cudaExecutionContext_t ctx)
  * context.  NVIDIA's 13.5 runtime answers too on driver 580 (the 16 SMs of a green context's
  * stream, measured on the H200).
  */
-static cudaError_t rt_stream_get_dev_resource(cudaStream_t stream, cudaDevResource *resource,
+static cudaError_t rt_stream_get_dev_resource(rt_api api, cudaStream_t stream,
+                                              cudaDevResource *resource,
                                               enum cudaDevResourceType type, bool per_thread)
 {
     if (!resource)
@@ -427,9 +430,9 @@ static cudaError_t rt_stream_get_dev_resource(cudaStream_t stream, cudaDevResour
     if (rt_drv.cuStreamGetDevResource)
         return rt_driver_result(d, rt_drv.cuStreamGetDevResource(s, (CUdevResource *)resource,
                                                                  (CUdevResourceType)type));
-    if ((e = RT_NEED(cuStreamGetCtx)) != cudaSuccess ||
-        (e = RT_NEED(cuCtxGetDevResource)) != cudaSuccess ||
-        (e = RT_NEED(cuGreenCtxGetDevResource)) != cudaSuccess)
+    if ((e = RT_NEED_AS(api, cuStreamGetCtx)) != cudaSuccess ||
+        (e = RT_NEED_AS(api, cuCtxGetDevResource)) != cudaSuccess ||
+        (e = RT_NEED_AS(api, cuGreenCtxGetDevResource)) != cudaSuccess)
         return e;
     CUcontext context = NULL;
     CUgreenCtx green = NULL;
@@ -448,12 +451,12 @@ RT_API cudaError_t cudaStreamGetDevResource(cudaStream_t hStream, cudaDevResourc
                                             enum cudaDevResourceType type)
 {
     RT_ENTER();
-    RT_RETURN(rt_stream_get_dev_resource(hStream, resource, type, false));
+    RT_RETURN(rt_stream_get_dev_resource(RT_SELF, hStream, resource, type, false));
 }
 
 RT_API cudaError_t cudaStreamGetDevResource_ptsz(cudaStream_t hStream, cudaDevResource *resource,
                                                  enum cudaDevResourceType type)
 {
     RT_ENTER();
-    RT_RETURN(rt_stream_get_dev_resource(hStream, resource, type, true));
+    RT_RETURN(rt_stream_get_dev_resource(RT_SELF, hStream, resource, type, true));
 }

@@ -113,7 +113,7 @@ RT_API cudaError_t cudaDeviceRegisterAsyncNotification(int device, cudaAsyncCall
     rt_device *d;
     cudaError_t e = rt_device_lookup(device, &d);
     if (e == cudaSuccess)
-        e = rt_driver_optional(rt_drv.cuDeviceRegisterAsyncNotification != NULL, __func__,
+        e = rt_driver_optional(rt_drv.cuDeviceRegisterAsyncNotification != NULL, RT_SELF,
                                "cuDeviceRegisterAsyncNotification");
     if (e != cudaSuccess)
         RT_RETURN(e);
@@ -152,7 +152,7 @@ RT_API cudaError_t cudaDeviceUnregisterAsyncNotification(int device,
     rt_device *d;
     cudaError_t e = rt_device_lookup(device, &d);
     if (e == cudaSuccess)
-        e = rt_driver_optional(rt_drv.cuDeviceUnregisterAsyncNotification != NULL, __func__,
+        e = rt_driver_optional(rt_drv.cuDeviceUnregisterAsyncNotification != NULL, RT_SELF,
                                "cuDeviceUnregisterAsyncNotification");
     if (e != cudaSuccess)
         RT_RETURN(e);
@@ -215,7 +215,7 @@ static void rt_logs_link(rt_logs_entry *entry)
 /* The log needs the driver loaded and initialised, and no device or context.  The entry point
  * (its slot in the table, as driver.c fills it) is looked at only after rt_driver_load, which
  * fills the table on the first call. */
-static cudaError_t rt_logs_driver(size_t slot, const char *api, const char *entry)
+static cudaError_t rt_logs_driver(size_t slot, rt_api api, const char *entry)
 {
     cudaError_t e = rt_driver_load();
     if (e != cudaSuccess)
@@ -224,7 +224,7 @@ static cudaError_t rt_logs_driver(size_t slot, const char *api, const char *entr
     memcpy(&fn, (const char *)&rt_drv + slot, sizeof fn);
     return rt_driver_optional(fn != NULL, api, entry);
 }
-#define RT_LOGS_DRIVER(entry) rt_logs_driver(offsetof(struct rt_driver, entry), __func__, #entry)
+#define RT_LOGS_DRIVER(entry) rt_logs_driver(offsetof(struct rt_driver, entry), RT_SELF, #entry)
 
 /* callback_out is optional, as documented: without it the registration can never be undone, and
  * its record lives as long as the process. */

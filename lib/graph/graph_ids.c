@@ -130,7 +130,7 @@ RT_API cudaError_t cudaGraphExecGetId(cudaGraphExec_t hGraphExec, unsigned int *
 {
     RT_ENTER();
     RT_GRAPH_ENTER(d);
-    cudaError_t e = rt_driver_newer(rt_drv.cuGraphExecGetId != NULL, __func__, "cuGraphExecGetId");
+    cudaError_t e = rt_driver_newer(rt_drv.cuGraphExecGetId != NULL, RT_SELF, "cuGraphExecGetId");
     if (e != cudaSuccess)
         RT_RETURN(e);
     if (!hGraphExec || !graphID)
@@ -146,7 +146,7 @@ RT_API cudaError_t cudaGraphNodeGetLocalId(cudaGraphNode_t hNode, unsigned int *
 {
     RT_ENTER();
     RT_GRAPH_ENTER(d);
-    cudaError_t e = rt_driver_newer(rt_drv.cuGraphNodeGetLocalId != NULL, __func__,
+    cudaError_t e = rt_driver_newer(rt_drv.cuGraphNodeGetLocalId != NULL, RT_SELF,
                                     "cuGraphNodeGetLocalId");
     if (e != cudaSuccess)
         RT_RETURN(e);
@@ -159,7 +159,7 @@ RT_API cudaError_t cudaGraphNodeGetToolsId(cudaGraphNode_t hNode, unsigned long 
 {
     RT_ENTER();
     RT_GRAPH_ENTER(d);
-    cudaError_t e = rt_driver_newer(rt_drv.cuGraphNodeGetToolsId != NULL, __func__,
+    cudaError_t e = rt_driver_newer(rt_drv.cuGraphNodeGetToolsId != NULL, RT_SELF,
                                     "cuGraphNodeGetToolsId");
     if (e != cudaSuccess)
         RT_RETURN(e);
@@ -172,7 +172,7 @@ RT_API cudaError_t cudaGraphNodeGetContainingGraph(cudaGraphNode_t hNode, cudaGr
 {
     RT_ENTER();
     RT_GRAPH_ENTER(d);
-    cudaError_t e = rt_driver_newer(rt_drv.cuGraphNodeGetContainingGraph != NULL, __func__,
+    cudaError_t e = rt_driver_newer(rt_drv.cuGraphNodeGetContainingGraph != NULL, RT_SELF,
                                     "cuGraphNodeGetContainingGraph");
     if (e != cudaSuccess)
         RT_RETURN(e);

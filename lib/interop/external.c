@@ -344,7 +344,7 @@ RT_API cudaError_t cudaImportExternalSemaphore(cudaExternalSemaphore_t *extSem_o
 /* The common checks of a signal or a wait: the arrays (when there is anything to do) and each
  * semaphore, none NULL and none destroyed by a cudaDeviceReset; traced one line per
  * semaphore. */
-static cudaError_t rt_semaphores_enter(const char *api, const cudaExternalSemaphore_t *sems,
+static cudaError_t rt_semaphores_enter(rt_api api, const cudaExternalSemaphore_t *sems,
                                        const void *params, unsigned count, cudaStream_t stream,
                                        const unsigned long long *values, size_t stride,
                                        rt_device **d)
@@ -363,13 +363,13 @@ static cudaError_t rt_semaphores_enter(const char *api, const cudaExternalSemaph
             return cudaErrorInvalidResourceHandle;
         const unsigned long long *value =
             (const unsigned long long *)((const char *)values + (size_t)i * stride);
-        RT_TRACE("%s: [%u] %p (%s) value %llu on stream %p", api, i, (void *)sems[i],
+        RT_TRACE("%s: [%u] %p (%s) value %llu on stream %p", rt_api_name(api), i, (void *)sems[i],
                  RT_SEMAPHORE_TYPE(rt_external_type(sems[i], NULL)), *value, (void *)stream);
     }
     return cudaSuccess;
 }
 
-static cudaError_t rt_signal(const char *api, const cudaExternalSemaphore_t *sems,
+static cudaError_t rt_signal(rt_api api, const cudaExternalSemaphore_t *sems,
                              const struct cudaExternalSemaphoreSignalParams *params,
                              unsigned count, cudaStream_t stream, bool per_thread)
 {
@@ -385,7 +385,7 @@ static cudaError_t rt_signal(const char *api, const cudaExternalSemaphore_t *sem
                                    rt_stream(stream, per_thread)));
 }
 
-static cudaError_t rt_wait(const char *api, const cudaExternalSemaphore_t *sems,
+static cudaError_t rt_wait(rt_api api, const cudaExternalSemaphore_t *sems,
                            const struct cudaExternalSemaphoreWaitParams *params, unsigned count,
                            cudaStream_t stream, bool per_thread)
 {
@@ -407,7 +407,7 @@ RT_API cudaError_t cudaSignalExternalSemaphoresAsync(
     cudaStream_t stream)
 {
     RT_ENTER();
-    RT_RETURN(rt_signal(__func__, extSemArray, paramsArray, numExtSems, stream, false));
+    RT_RETURN(rt_signal(RT_SELF, extSemArray, paramsArray, numExtSems, stream, false));
 }
 
 RT_API cudaError_t cudaSignalExternalSemaphoresAsync_ptsz(
@@ -416,7 +416,7 @@ RT_API cudaError_t cudaSignalExternalSemaphoresAsync_ptsz(
     cudaStream_t stream)
 {
     RT_ENTER();
-    RT_RETURN(rt_signal(__func__, extSemArray, paramsArray, numExtSems, stream, true));
+    RT_RETURN(rt_signal(RT_SELF, extSemArray, paramsArray, numExtSems, stream, true));
 }
 
 RT_API cudaError_t cudaWaitExternalSemaphoresAsync(
@@ -425,7 +425,7 @@ RT_API cudaError_t cudaWaitExternalSemaphoresAsync(
     cudaStream_t stream)
 {
     RT_ENTER();
-    RT_RETURN(rt_wait(__func__, extSemArray, paramsArray, numExtSems, stream, false));
+    RT_RETURN(rt_wait(RT_SELF, extSemArray, paramsArray, numExtSems, stream, false));
 }
 
 RT_API cudaError_t cudaWaitExternalSemaphoresAsync_ptsz(
@@ -434,7 +434,7 @@ RT_API cudaError_t cudaWaitExternalSemaphoresAsync_ptsz(
     cudaStream_t stream)
 {
     RT_ENTER();
-    RT_RETURN(rt_wait(__func__, extSemArray, paramsArray, numExtSems, stream, true));
+    RT_RETURN(rt_wait(RT_SELF, extSemArray, paramsArray, numExtSems, stream, true));
 }
 
 RT_API cudaError_t cudaDestroyExternalSemaphore(cudaExternalSemaphore_t extSem)

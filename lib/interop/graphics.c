@@ -92,7 +92,7 @@ static void rt_gfx_resolve(void)
     }
 }
 
-cudaError_t rt_graphics_enter(const char *api, const char *entry, const void *slot,
+cudaError_t rt_graphics_enter(rt_api api, const char *entry, const void *slot,
                               rt_device **d)
 {
     cudaError_t e = rt_context_enter(d);
@@ -283,12 +283,12 @@ RT_API cudaError_t cudaGraphicsResourceSetMapFlags(cudaGraphicsResource_t resour
  * cudaErrorInvalidValue.  A negative count cannot reach the driver's unsigned one: NVIDIA's
  * runtime answers cudaErrorInvalidResourceHandle (measured with a NULL first entry); minicudart
  * reads no list whose length it cannot trust and answers the same. */
-static cudaError_t rt_graphics_map(const char *api, bool map, int count,
+static cudaError_t rt_graphics_map(rt_api api, bool map, int count,
                                    cudaGraphicsResource_t *resources, cudaStream_t stream)
 {
     rt_device *d;
-    cudaError_t e = map ? RT_GFX_ENTER(rt_drv, cuGraphicsMapResources, &d)
-                        : RT_GFX_ENTER(rt_drv, cuGraphicsUnmapResources, &d);
+    cudaError_t e = map ? RT_GFX_ENTER_AS(api, rt_drv, cuGraphicsMapResources, &d)
+                        : RT_GFX_ENTER_AS(api, rt_drv, cuGraphicsUnmapResources, &d);
     if (e != cudaSuccess)
         return e;
     if (count == 0 || !resources)
@@ -303,8 +303,9 @@ static cudaError_t rt_graphics_map(const char *api, bool map, int count,
     e = rt_driver_result(d, r);
     if (rt_tracing())
         for (int i = 0; i < count; i++)
-            rt_trace_emit("%s: resource %p %s on stream %p: %s", api, (void *)resources[i],
-                          map ? "mapped" : "unmapped", (void *)stream, rt_error_name(e));
+            rt_trace_emit("%s: resource %p %s on stream %p: %s", rt_api_name(api),
+                          (void *)resources[i], map ? "mapped" : "unmapped", (void *)stream,
+                          rt_error_name(e));
     return e;
 }
 
@@ -312,14 +313,14 @@ RT_API cudaError_t cudaGraphicsMapResources(int count, cudaGraphicsResource_t *r
                                             cudaStream_t stream)
 {
     RT_ENTER();
-    RT_RETURN(rt_graphics_map(__func__, true, count, resources, stream));
+    RT_RETURN(rt_graphics_map(RT_SELF, true, count, resources, stream));
 }
 
 RT_API cudaError_t cudaGraphicsUnmapResources(int count, cudaGraphicsResource_t *resources,
                                               cudaStream_t stream)
 {
     RT_ENTER();
-    RT_RETURN(rt_graphics_map(__func__, false, count, resources, stream));
+    RT_RETURN(rt_graphics_map(RT_SELF, false, count, resources, stream));
 }
 
 RT_API cudaError_t cudaGraphicsResourceGetMappedPointer(void **devPtr, size_t *size,
@@ -444,14 +445,14 @@ RT_API cudaError_t cudaGLSetBufferObjectMapFlags(GLuint bufObj, unsigned int fla
     RT_RETURN(rt_driver_result(d, rt_gfx.cuGLSetBufferObjectMapFlags(bufObj, flags)));
 }
 
-static cudaError_t rt_gl_map_buffer(bool async, void **devPtr, GLuint bufObj,
+static cudaError_t rt_gl_map_buffer(rt_api api, bool async, void **devPtr, GLuint bufObj,
                                     cudaStream_t stream)
 {
     if (!devPtr)
         return cudaErrorInvalidValue;
     rt_device *d;
-    cudaError_t e = async ? RT_GFX_ENTER(rt_gfx, cuGLMapBufferObjectAsync, &d)
-                          : RT_GFX_ENTER(rt_gfx, cuGLMapBufferObject, &d);
+    cudaError_t e = async ? RT_GFX_ENTER_AS(api, rt_gfx, cuGLMapBufferObjectAsync, &d)
+                          : RT_GFX_ENTER_AS(api, rt_gfx, cuGLMapBufferObject, &d);
     if (e != cudaSuccess)
         return e;
     CUdeviceptr p = 0;
@@ -469,13 +470,13 @@ static cudaError_t rt_gl_map_buffer(bool async, void **devPtr, GLuint bufObj,
 RT_API cudaError_t cudaGLMapBufferObject(void **devPtr, GLuint bufObj)
 {
     RT_ENTER();
-    RT_RETURN(rt_gl_map_buffer(false, devPtr, bufObj, NULL));
+    RT_RETURN(rt_gl_map_buffer(RT_SELF, false, devPtr, bufObj, NULL));
 }
 
 RT_API cudaError_t cudaGLMapBufferObjectAsync(void **devPtr, GLuint bufObj, cudaStream_t stream)
 {
     RT_ENTER();
-    RT_RETURN(rt_gl_map_buffer(true, devPtr, bufObj, stream));
+    RT_RETURN(rt_gl_map_buffer(RT_SELF, true, devPtr, bufObj, stream));
 }
 
 RT_API cudaError_t cudaGLUnmapBufferObject(GLuint bufObj)

@@ -427,12 +427,13 @@ RT_API cudaError_t cudaVDPAUSetVDPAUDevice(int device, VdpDevice vdpDevice,
     RT_RETURN(e);
 }
 
-static cudaError_t rt_vdpau_register(bool video, struct cudaGraphicsResource **resource,
-                                     uint32_t surface, unsigned flags)
+static cudaError_t rt_vdpau_register(rt_api api, bool video,
+                                     struct cudaGraphicsResource **resource, uint32_t surface,
+                                     unsigned flags)
 {
     rt_device *d;        /* the driver first, into a local: its answer before a NULL resource's */
-    cudaError_t e = video ? RT_GFX_ENTER(rt_gfx, cuGraphicsVDPAURegisterVideoSurface, &d)
-                          : RT_GFX_ENTER(rt_gfx, cuGraphicsVDPAURegisterOutputSurface, &d);
+    cudaError_t e = video ? RT_GFX_ENTER_AS(api, rt_gfx, cuGraphicsVDPAURegisterVideoSurface, &d)
+                          : RT_GFX_ENTER_AS(api, rt_gfx, cuGraphicsVDPAURegisterOutputSurface, &d);
     if (e != cudaSuccess)
         return e;
     CUgraphicsResource r = NULL;
@@ -450,7 +451,7 @@ RT_API cudaError_t cudaGraphicsVDPAURegisterVideoSurface(struct cudaGraphicsReso
                                                          unsigned int flags)
 {
     RT_ENTER();
-    RT_RETURN(rt_vdpau_register(true, resource, vdpSurface, flags));
+    RT_RETURN(rt_vdpau_register(RT_SELF, true, resource, vdpSurface, flags));
 }
 
 RT_API cudaError_t cudaGraphicsVDPAURegisterOutputSurface(struct cudaGraphicsResource **resource,
@@ -458,5 +459,5 @@ RT_API cudaError_t cudaGraphicsVDPAURegisterOutputSurface(struct cudaGraphicsRes
                                                           unsigned int flags)
 {
     RT_ENTER();
-    RT_RETURN(rt_vdpau_register(false, resource, vdpSurface, flags));
+    RT_RETURN(rt_vdpau_register(RT_SELF, false, resource, vdpSurface, flags));
 }

@@ -49,7 +49,7 @@ RT_API unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t 
     RT_ENTER();
     if (rt_config_depth == RT_CONFIG_DEPTH) {
         /* Non-zero makes the call site skip the launch, and then no pop follows. */
-        rt_exit(__func__, cudaErrorInvalidConfiguration);
+        rt_exit(RT_SELF, cudaErrorInvalidConfiguration);
         return 1;
     }
     rt_config_stack[rt_config_depth++] =
@@ -393,7 +393,7 @@ RT_API cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 bl
                                       void **args, size_t sharedMem, cudaStream_t stream)
 {
     RT_ENTER();
-    return rt_launch_exit(__func__, kernel, rt_launch(rt_kernel_find(kernel), gridDim, blockDim,
+    return rt_launch_exit(RT_SELF, kernel, rt_launch(rt_kernel_find(kernel), gridDim, blockDim,
                                                       args, sharedMem, stream, false));
 }
 
@@ -401,7 +401,7 @@ RT_API cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, di
                                            void **args, size_t sharedMem, cudaStream_t stream)
 {
     RT_ENTER();
-    return rt_launch_exit(__func__, kernel, rt_launch(rt_kernel_find(kernel), gridDim, blockDim,
+    return rt_launch_exit(RT_SELF, kernel, rt_launch(rt_kernel_find(kernel), gridDim, blockDim,
                                                       args, sharedMem, stream, true));
 }
 
@@ -410,7 +410,7 @@ RT_API cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDi
                                     size_t sharedMem, cudaStream_t stream)
 {
     RT_ENTER();
-    return rt_launch_exit(__func__, func, rt_launch(rt_kernel_find(func), gridDim, blockDim, args,
+    return rt_launch_exit(RT_SELF, func, rt_launch(rt_kernel_find(func), gridDim, blockDim, args,
                                                     sharedMem, stream, false));
 }
 
@@ -418,6 +418,6 @@ RT_API cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 bl
                                          void **args, size_t sharedMem, cudaStream_t stream)
 {
     RT_ENTER();
-    return rt_launch_exit(__func__, func, rt_launch(rt_kernel_find(func), gridDim, blockDim, args,
+    return rt_launch_exit(RT_SELF, func, rt_launch(rt_kernel_find(func), gridDim, blockDim, args,
                                                     sharedMem, stream, true));
 }

@@ -41,7 +41,7 @@ RT_API cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, d
                                                cudaStream_t stream)
 {
     RT_ENTER();
-    return rt_launch_exit(__func__, func, rt_launch_cooperative(func, gridDim, blockDim, args,
+    return rt_launch_exit(RT_SELF, func, rt_launch_cooperative(func, gridDim, blockDim, args,
                                                                 sharedMem, stream, false));
 }
 
@@ -50,7 +50,7 @@ RT_API cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *func, dim3 gridD
                                                     cudaStream_t stream)
 {
     RT_ENTER();
-    return rt_launch_exit(__func__, func, rt_launch_cooperative(func, gridDim, blockDim, args,
+    return rt_launch_exit(RT_SELF, func, rt_launch_cooperative(func, gridDim, blockDim, args,
                                                                 sharedMem, stream, true));
 }
 
@@ -72,12 +72,12 @@ RT_API cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const v
                                        void **args)
 {
     RT_ENTER();
-    return rt_launch_exit(__func__, func, rt_launch_ex(config, func, args, false));
+    return rt_launch_exit(RT_SELF, func, rt_launch_ex(config, func, args, false));
 }
 
 RT_API cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config, const void *func,
                                             void **args)
 {
     RT_ENTER();
-    return rt_launch_exit(__func__, func, rt_launch_ex(config, func, args, true));
+    return rt_launch_exit(RT_SELF, func, rt_launch_ex(config, func, args, true));
 }

@@ -661,7 +661,7 @@ RT_API char __cudaInitModule(void **fatCubinHandle)
     cudaError_t e = rt_context_enter(&d);
     if (e == cudaSuccess)
         e = rt_module_ensure(m, d, NULL);
-    rt_exit(__func__, e);
+    rt_exit(RT_SELF, e);
     return e == cudaSuccess;
 }
 

@@ -79,7 +79,7 @@ RT_API cudaError_t cudaArrayGetPlane(cudaArray_t *pPlaneArray, cudaArray_t hArra
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e == cudaSuccess)
-        e = rt_driver_optional(rt_drv.cuArrayGetPlane != NULL, __func__, "cuArrayGetPlane");
+        e = rt_driver_optional(rt_drv.cuArrayGetPlane != NULL, RT_SELF, "cuArrayGetPlane");
     if (e != cudaSuccess)
         RT_RETURN(e);
     CUarray plane = NULL;
@@ -107,7 +107,7 @@ static void rt_sparse_from_driver(struct cudaArraySparseProperties *out,
  * array made without cudaArraySparse, or a level of a mipmapped array, is the driver's
  * cudaErrorInvalidValue. */
 static cudaError_t rt_sparse_properties(struct cudaArraySparseProperties *out, bool mipmapped,
-                                        const void *handle, const char *api)
+                                        const void *handle, rt_api api)
 {
     if (!out)
         return cudaErrorInvalidValue;
@@ -136,14 +136,14 @@ RT_API cudaError_t cudaArrayGetSparseProperties(struct cudaArraySparseProperties
                                                 cudaArray_t array)
 {
     RT_ENTER();
-    RT_RETURN(rt_sparse_properties(sparseProperties, false, array, __func__));
+    RT_RETURN(rt_sparse_properties(sparseProperties, false, array, RT_SELF));
 }
 
 RT_API cudaError_t cudaMipmappedArrayGetSparseProperties(
     struct cudaArraySparseProperties *sparseProperties, cudaMipmappedArray_t mipmap)
 {
     RT_ENTER();
-    RT_RETURN(rt_sparse_properties(sparseProperties, true, mipmap, __func__));
+    RT_RETURN(rt_sparse_properties(sparseProperties, true, mipmap, RT_SELF));
 }
 
 /* ---- memory requirements -------------------------------------------------------------------- */
@@ -152,7 +152,7 @@ RT_API cudaError_t cudaMipmappedArrayGetSparseProperties(
  * The driver answers an array made without cudaArrayDeferredMapping with cudaErrorInvalidValue. */
 static cudaError_t rt_memory_requirements(struct cudaArrayMemoryRequirements *out,
                                           bool mipmapped, const void *handle, int device,
-                                          const char *api)
+                                          rt_api api)
 {
     if (!out)
         return cudaErrorInvalidValue;
@@ -187,7 +187,7 @@ RT_API cudaError_t cudaArrayGetMemoryRequirements(
     struct cudaArrayMemoryRequirements *memoryRequirements, cudaArray_t array, int device)
 {
     RT_ENTER();
-    RT_RETURN(rt_memory_requirements(memoryRequirements, false, array, device, __func__));
+    RT_RETURN(rt_memory_requirements(memoryRequirements, false, array, device, RT_SELF));
 }
 
 RT_API cudaError_t cudaMipmappedArrayGetMemoryRequirements(
@@ -195,5 +195,5 @@ RT_API cudaError_t cudaMipmappedArrayGetMemoryRequirements(
     int device)
 {
     RT_ENTER();
-    RT_RETURN(rt_memory_requirements(memoryRequirements, true, mipmap, device, __func__));
+    RT_RETURN(rt_memory_requirements(memoryRequirements, true, mipmap, device, RT_SELF));
 }

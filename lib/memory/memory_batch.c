@@ -90,7 +90,7 @@ _Static_assert(sizeof(struct cudaMemcpy3DBatchOp) == sizeof(CUDA_MEMCPY3D_BATCH_
                "3D batch operations differ");
 
 /* Enters the context and checks that the optional driver entry point is there. */
-static cudaError_t rt_batch_enter(bool present, const char *api, const char *entry,
+static cudaError_t rt_batch_enter(bool present, rt_api api, const char *entry,
                                   rt_device **d)
 {
     cudaError_t e = rt_context_enter(d);
@@ -284,19 +284,18 @@ RT_API cudaError_t cudaMemcpy3DWithAttributesAsync_ptsz(struct cudaMemcpy3DBatch
 /* What the three managed-memory batches do. */
 typedef enum rt_range_op { RT_PREFETCH, RT_DISCARD, RT_DISCARD_AND_PREFETCH } rt_range_op;
 
-static cudaError_t rt_range_batch(rt_range_op op, void **dptrs, size_t *sizes, size_t count,
-                                  struct cudaMemLocation *locs, size_t *locIdxs, size_t numLocs,
+static cudaError_t rt_range_batch(rt_api api, rt_range_op op, void **dptrs, size_t *sizes,
+                                  size_t count, struct cudaMemLocation *locs, size_t *locIdxs,
+                                  size_t numLocs,
                                   unsigned long long flags, cudaStream_t stream, bool per_thread)
 {
-    static const char *const api[] = {"cudaMemPrefetchBatchAsync", "cudaMemDiscardBatchAsync",
-                                      "cudaMemDiscardAndPrefetchBatchAsync"};
     static const char *const entry[] = {"cuMemPrefetchBatchAsync", "cuMemDiscardBatchAsync",
                                         "cuMemDiscardAndPrefetchBatchAsync"};
     bool present = op == RT_PREFETCH ? rt_drv.cuMemPrefetchBatchAsync != NULL
                    : op == RT_DISCARD ? rt_drv.cuMemDiscardBatchAsync != NULL
                                       : rt_drv.cuMemDiscardAndPrefetchBatchAsync != NULL;
     rt_device *d;
-    cudaError_t e = rt_batch_enter(present, api[op], entry[op], &d);
+    cudaError_t e = rt_batch_enter(present, api, entry[op], &d);
     if (e != cudaSuccess)
         return e;
     if ((count && (!dptrs || !sizes)) || (op != RT_DISCARD && numLocs && (!locs || !locIdxs)))
@@ -321,8 +320,8 @@ RT_API cudaError_t cudaMemPrefetchBatchAsync(void **dptrs, size_t *sizes, size_t
                                              unsigned long long flags, cudaStream_t stream)
 {
     RT_ENTER();
-    RT_RETURN(rt_range_batch(RT_PREFETCH, dptrs, sizes, count, prefetchLocs, prefetchLocIdxs,
-                             numPrefetchLocs, flags, stream, false));
+    RT_RETURN(rt_range_batch(RT_SELF, RT_PREFETCH, dptrs, sizes, count, prefetchLocs,
+                             prefetchLocIdxs, numPrefetchLocs, flags, stream, false));
 }
 
 RT_API cudaError_t cudaMemPrefetchBatchAsync_ptsz(void **dptrs, size_t *sizes, size_t count,
@@ -332,15 +331,15 @@ RT_API cudaError_t cudaMemPrefetchBatchAsync_ptsz(void **dptrs, size_t *sizes, s
                                                   unsigned long long flags, cudaStream_t stream)
 {
     RT_ENTER();
-    RT_RETURN(rt_range_batch(RT_PREFETCH, dptrs, sizes, count, prefetchLocs, prefetchLocIdxs,
-                             numPrefetchLocs, flags, stream, true));
+    RT_RETURN(rt_range_batch(RT_SELF, RT_PREFETCH, dptrs, sizes, count, prefetchLocs,
+                             prefetchLocIdxs, numPrefetchLocs, flags, stream, true));
 }
 
 RT_API cudaError_t cudaMemDiscardBatchAsync(void **dptrs, size_t *sizes, size_t count,
                                             unsigned long long flags, cudaStream_t stream)
 {
     RT_ENTER();
-    RT_RETURN(rt_range_batch(RT_DISCARD, dptrs, sizes, count, NULL, NULL, 0, flags, stream,
+    RT_RETURN(rt_range_batch(RT_SELF, RT_DISCARD, dptrs, sizes, count, NULL, NULL, 0, flags, stream,
                              false));
 }
 
@@ -348,7 +347,7 @@ RT_API cudaError_t cudaMemDiscardBatchAsync_ptsz(void **dptrs, size_t *sizes, si
                                                  unsigned long long flags, cudaStream_t stream)
 {
     RT_ENTER();
-    RT_RETURN(rt_range_batch(RT_DISCARD, dptrs, sizes, count, NULL, NULL, 0, flags, stream,
+    RT_RETURN(rt_range_batch(RT_SELF, RT_DISCARD, dptrs, sizes, count, NULL, NULL, 0, flags, stream,
                              true));
 }
 
@@ -360,7 +359,7 @@ RT_API cudaError_t cudaMemDiscardAndPrefetchBatchAsync(void **dptrs, size_t *siz
                                                        cudaStream_t stream)
 {
     RT_ENTER();
-    RT_RETURN(rt_range_batch(RT_DISCARD_AND_PREFETCH, dptrs, sizes, count, prefetchLocs,
+    RT_RETURN(rt_range_batch(RT_SELF, RT_DISCARD_AND_PREFETCH, dptrs, sizes, count, prefetchLocs,
                              prefetchLocIdxs, numPrefetchLocs, flags, stream, false));
 }
 
@@ -373,6 +372,6 @@ RT_API cudaError_t cudaMemDiscardAndPrefetchBatchAsync_ptsz(void **dptrs, size_t
                                                             cudaStream_t stream)
 {
     RT_ENTER();
-    RT_RETURN(rt_range_batch(RT_DISCARD_AND_PREFETCH, dptrs, sizes, count, prefetchLocs,
+    RT_RETURN(rt_range_batch(RT_SELF, RT_DISCARD_AND_PREFETCH, dptrs, sizes, count, prefetchLocs,
                              prefetchLocIdxs, numPrefetchLocs, flags, stream, true));
 }

@@ -174,7 +174,8 @@ RT_API cudaError_t cudaMemGetDefaultMemPool(cudaMemPool_t *memPool,
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e == cudaSuccess)
-        e = rt_driver_optional(rt_drv.cuMemGetDefaultMemPool != NULL, __func__, "cuMemGetDefaultMemPool");
+        e = rt_driver_optional(rt_drv.cuMemGetDefaultMemPool != NULL, RT_SELF,
+                               "cuMemGetDefaultMemPool");
     if (e == cudaSuccess)
         e = rt_driver_result(d, rt_drv.cuMemGetDefaultMemPool(memPool, (CUmemLocation *)location,
                                                              (CUmemAllocationType)type));
@@ -190,7 +191,7 @@ RT_API cudaError_t cudaMemGetMemPool(cudaMemPool_t *memPool, struct cudaMemLocat
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e == cudaSuccess)
-        e = rt_driver_optional(rt_drv.cuMemGetMemPool != NULL, __func__, "cuMemGetMemPool");
+        e = rt_driver_optional(rt_drv.cuMemGetMemPool != NULL, RT_SELF, "cuMemGetMemPool");
     if (e == cudaSuccess)
         e = rt_driver_result(d, rt_drv.cuMemGetMemPool(memPool, (CUmemLocation *)location,
                                                       (CUmemAllocationType)type));
@@ -208,7 +209,7 @@ RT_API cudaError_t cudaMemSetMemPool(struct cudaMemLocation *location,
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e == cudaSuccess)
-        e = rt_driver_optional(rt_drv.cuMemSetMemPool != NULL, __func__, "cuMemSetMemPool");
+        e = rt_driver_optional(rt_drv.cuMemSetMemPool != NULL, RT_SELF, "cuMemSetMemPool");
     if (e == cudaSuccess)
         e = rt_driver_result(d, rt_drv.cuMemSetMemPool((CUmemLocation *)location,
                                                       (CUmemAllocationType)type, memPool));

@@ -18,15 +18,15 @@
  * cudaStreamQuery / cudaEventQuery on busy work return it and leave the thread's last error at
  * cudaSuccess (SEMANTICS.md section 0).  Every other code leaves through rt_exit as usual.
  */
-static inline cudaError_t rt_exit_query(const char *api, cudaError_t e)
+static inline cudaError_t rt_exit_query(rt_api api, cudaError_t e)
 {
     if (e == cudaErrorNotReady) {
-        RT_TRACE("%s: not ready (not stored as the last error)", api);
+        RT_TRACE("%s: not ready (not stored as the last error)", rt_api_name(api));
         return e;
     }
     return rt_exit(api, e);
 }
-#define RT_RETURN_QUERY(e) return rt_exit_query(__func__, (e))
+#define RT_RETURN_QUERY(e) return rt_exit_query(RT_SELF, (e))
 
 /* ---- the per-thread-default-stream variants (PROTOCOL.md section 3.6) ------------------------ */
 
