@@ -28,6 +28,15 @@
 
 #define RT_HIDDEN __attribute__((visibility("hidden")))
 
+/* The small helpers of the hot paths, defined in the headers.  A build for speed inlines them.
+ * A build for size (-Os, MinSizeRel) calls them instead, and a `static inline` helper then left
+ * a copy of itself in every file that called it (34 of rt_call_begin, 188 bytes each).  Link-time
+ * optimisation folds the copies; libminicudart.a, and libcudart.so.13 built without it, kept
+ * them all (8.2 KB of the shared library).  So they are C99 inline definitions: where a call is
+ * not inlined it goes to the one external definition, which the room's .c makes with an
+ * `extern inline` declaration (errors.c for this header). */
+#define RT_INLINE inline
+
 /* The public function a call is in, as the trace, the summary and the error lines name it.
  * Every public function begins with RT_ENTER (below), which gives it RT_SELF, a token that
  * rt_api_name turns into the function's name.  In libminicudart.a the token is __func__.  In
@@ -103,7 +112,7 @@ const char *rt_error_name(cudaError_t e);
  * this, so the last-error rules hold by construction.  Success, the common case on the launch
  * path, costs a compare: the call happens only for a failure. */
 cudaError_t rt_exit_error(rt_api api, cudaError_t e);
-static inline cudaError_t rt_exit(rt_api api, cudaError_t e)
+RT_INLINE cudaError_t rt_exit(rt_api api, cudaError_t e)
 {
     return e == cudaSuccess ? e : rt_exit_error(api, e);
 }
@@ -121,7 +130,7 @@ extern atomic_bool rt_reached;
  * costs a relaxed load and a branch. */
 extern atomic_int rt_summary_level;
 bool rt_summary_read_env(void);
-static inline bool rt_summary_on(void)
+RT_INLINE bool rt_summary_on(void)
 {
     int level = atomic_load_explicit(&rt_summary_level, memory_order_relaxed);
     return level < 0 ? rt_summary_read_env() : level == 1;
@@ -168,13 +177,13 @@ struct rt_call_clock {
 };
 struct rt_call_clock rt_call_begin_counted(struct rt_call_stat *s, rt_api name);
 void rt_call_end_counted(struct rt_call_clock *c);
-static inline struct rt_call_clock rt_call_begin(struct rt_call_stat *s, rt_api name)
+RT_INLINE struct rt_call_clock rt_call_begin(struct rt_call_stat *s, rt_api name)
 {
     if (!rt_summary_on())
         return (struct rt_call_clock){ NULL, 0 };
     return rt_call_begin_counted(s, name);
 }
-static inline void rt_call_end(struct rt_call_clock *c)
+RT_INLINE void rt_call_end(struct rt_call_clock *c)
 {
     if (c->stat)
         rt_call_end_counted(c);
@@ -190,7 +199,7 @@ static inline void rt_call_end(struct rt_call_clock *c)
 extern atomic_int rt_trace_level;       /* -1 not read yet, 0 off, 1 text, 2 JSON timeline */
 void rt_trace_init(void);
 void rt_trace_emit(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static inline bool rt_tracing(void)
+RT_INLINE bool rt_tracing(void)
 {
     int level = atomic_load_explicit(&rt_trace_level, memory_order_relaxed);
     if (level < 0) {
@@ -208,7 +217,7 @@ uint64_t rt_now_ns(void);
  *     RT_SPAN_END(t0, "module load", "\"device\":%d", d->ordinal);
  * args_fmt gives the members of the event's "args" object (JSON, no braces).  With the timeline
  * off, rt_span_begin answers 0 and the end is a compare. */
-static inline uint64_t rt_span_begin(void)
+RT_INLINE uint64_t rt_span_begin(void)
 {
     return rt_tracing() && atomic_load_explicit(&rt_trace_level, memory_order_relaxed) == 2
                ? rt_now_ns() : 0;
@@ -234,7 +243,7 @@ bool rt_address_in_program(const void *address);
 /* The driver stream for a runtime stream.  Streams are the driver's own handles; 0,
  * cudaStreamLegacy (0x1) and cudaStreamPerThread (0x2) pass unchanged, except that in a _ptsz /
  * _ptds entry point 0 means this thread's per-thread stream. */
-static inline CUstream rt_stream(cudaStream_t stream, bool per_thread)
+RT_INLINE CUstream rt_stream(cudaStream_t stream, bool per_thread)
 {
     return per_thread && !stream ? CU_STREAM_PER_THREAD : (CUstream)stream;
 }

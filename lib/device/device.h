@@ -41,7 +41,7 @@ extern int rt_device_count;       /* devices */
 extern int rt_slot_count;         /* devices + slots for foreign contexts: size per-context arrays */
 extern rt_device *rt_devices;     /* [rt_slot_count] */
 
-static inline size_t rt_slot_index(const rt_device *d)
+RT_INLINE size_t rt_slot_index(const rt_device *d)
 {
     return (size_t)(d - rt_devices);
 }
@@ -71,7 +71,7 @@ void rt_device_note_error(rt_device *d, cudaError_t e);
 
 /* The result of a driver call made after rt_context_enter, as the runtime reports it: translated,
  * and recorded against the device when sticky. */
-static inline cudaError_t rt_driver_result(rt_device *d, CUresult r)
+RT_INLINE cudaError_t rt_driver_result(rt_device *d, CUresult r)
 {
     if (r == CUDA_SUCCESS)        /* inline: spares every successful call two calls */
         return cudaSuccess;
@@ -99,7 +99,7 @@ bool rt_handle_stale_slow(rt_handle_kind kind, const void *handle);
  * handle can be stale, and the check is one load, inline (cudaGraphLaunch and the stream calls
  * make it on every call). */
 extern atomic_bool rt_device_was_reset;
-static inline bool rt_handle_stale(rt_handle_kind kind, const void *handle)
+RT_INLINE bool rt_handle_stale(rt_handle_kind kind, const void *handle)
 {
     return atomic_load_explicit(&rt_device_was_reset, memory_order_acquire) &&
            rt_handle_stale_slow(kind, handle);
@@ -112,7 +112,7 @@ static inline bool rt_handle_stale(rt_handle_kind kind, const void *handle)
  * cudaErrorInvalidResourceHandle and an event cudaErrorDeviceUninitialized, NVIDIA's answers
  * (measured on the H200).
  */
-static inline cudaError_t rt_enter_with(cudaStream_t stream, cudaEvent_t event, rt_device **d)
+RT_INLINE cudaError_t rt_enter_with(cudaStream_t stream, cudaEvent_t event, rt_device **d)
 {
     cudaError_t e = rt_context_enter(d);
     if (e != cudaSuccess)

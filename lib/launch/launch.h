@@ -37,7 +37,7 @@ cudaError_t rt_launch_with(rt_kernel *k, dim3 grid, dim3 block, void **args, siz
 /* The exit of the public launches.  rt_launch_with answers cudaErrorInvalidResourceHandle for a
  * kernel it cannot find; for a NULL `func` NVIDIA's answer is cudaErrorInvalidDeviceFunction
  * (rt_kernel_unknown).  Only a failure pays for telling the two apart. */
-static inline cudaError_t rt_launch_exit(rt_api api, const void *func, cudaError_t e)
+RT_INLINE cudaError_t rt_launch_exit(rt_api api, const void *func, cudaError_t e)
 {
     if (e == cudaSuccess)
         return e;

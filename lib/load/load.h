@@ -123,13 +123,13 @@ struct rt_kernel {
 };
 
 /* Whether a record can be resolved and launched: a registered kernel or a library kernel. */
-static inline bool rt_kernel_usable(const rt_kernel *k)
+RT_INLINE bool rt_kernel_usable(const rt_kernel *k)
 {
     return k && (__atomic_load_n(&k->module, __ATOMIC_ACQUIRE) || k->library_kernel);
 }
 
 /* The cudaKernel_t of a kernel: the record for a registered one, the CUkernel for a library's. */
-static inline cudaKernel_t rt_kernel_handle(const rt_kernel *k)
+RT_INLINE cudaKernel_t rt_kernel_handle(const rt_kernel *k)
 {
     return k->library_kernel ? (cudaKernel_t)k->library_kernel : (cudaKernel_t)k;
 }
@@ -176,7 +176,7 @@ void rt_module_dev_release(rt_module_dev *md);
  * parameter layout. */
 cudaError_t rt_kernel_resolve_slow(rt_kernel *k, rt_device *d, rt_kernel_dev **out);
 /* The launch path's check, inline: resolved for this device in its current generation. */
-static inline cudaError_t rt_kernel_resolve(rt_kernel *k, rt_device *d, rt_kernel_dev **out)
+RT_INLINE cudaError_t rt_kernel_resolve(rt_kernel *k, rt_device *d, rt_kernel_dev **out)
 {
     rt_kernel_dev *all = atomic_load_explicit(&k->dev, memory_order_acquire);
     if (all) {
@@ -221,12 +221,12 @@ void rt_library_kernel_release(void);
  * they set (function.c checks it); 13.5's cudaFuncAttributeSharedMemoryMode (16) sets the
  * driver's CU_FUNC_ATTRIBUTE_SHARED_MEMORY_MODE, which is 17 (the driver's 16 is the read-only
  * CU_FUNC_ATTRIBUTE_DEVICE_NODE_UPDATE_SUPPORTED). */
-static inline bool rt_fn_attr_settable(int attr)
+RT_INLINE bool rt_fn_attr_settable(int attr)
 {
     return attr >= cudaFuncAttributeMaxDynamicSharedMemorySize &&
            attr <= (int)cudaFuncAttributeSharedMemoryMode;
 }
-static inline CUfunction_attribute rt_fn_driver_attr(int attr)
+RT_INLINE CUfunction_attribute rt_fn_driver_attr(int attr)
 {
     return attr == (int)cudaFuncAttributeSharedMemoryMode ? CU_FUNC_ATTRIBUTE_SHARED_MEMORY_MODE
                                                           : (CUfunction_attribute)attr;
@@ -248,7 +248,7 @@ cudaError_t rt_function_set_for_device(rt_kernel *k, rt_device *d, int attr, int
  * cudaErrorInvalidResourceHandle for any other pointer (both measured on the H200).
  * (cudaGetKernel, __cudaGetKernel and cudaGetFuncBySymbol answer the former for both; a graph
  * kernel node has 13.5's answer, rt_graph_kernel_unknown in graph/graph_params.c.) */
-static inline cudaError_t rt_kernel_unknown(const void *func)
+RT_INLINE cudaError_t rt_kernel_unknown(const void *func)
 {
     return func ? cudaErrorInvalidResourceHandle : cudaErrorInvalidDeviceFunction;
 }

@@ -33,6 +33,14 @@
 
 #include "load/module.h"
 
+/* The one external definition of each inline helper of load/load.h (RT_INLINE: core/core.h). */
+extern inline bool rt_kernel_usable(const rt_kernel *k);
+extern inline cudaKernel_t rt_kernel_handle(const rt_kernel *k);
+extern inline cudaError_t rt_kernel_resolve(rt_kernel *k, rt_device *d, rt_kernel_dev **out);
+extern inline bool rt_fn_attr_settable(int attr);
+extern inline CUfunction_attribute rt_fn_driver_attr(int attr);
+extern inline cudaError_t rt_kernel_unknown(const void *func);
+
 /* One lock for every load and resolve, and for the parameter layouts built then (image.c):
  * loads are rare (once per module, context and generation), and the launch path checks without
  * it (rt_kernel_resolve, load.h). */

@@ -15,6 +15,10 @@
 
 #include "memory/memory.h"
 
+/* The one external definition of each inline helper of memory/memory.h (RT_INLINE: core/core.h). */
+extern inline bool rt_memcpy_kind_valid(enum cudaMemcpyKind kind);
+extern inline CUdeviceptr rt_dptr(const void *p);
+
 /* How an operation is ordered. */
 typedef struct rt_order {
     bool async;                 /* on `stream`, through the driver's *Async entry point */

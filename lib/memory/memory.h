@@ -21,14 +21,14 @@
 #include "load/load.h"
 
 /* Whether kind is one of the five cudaMemcpyKind values. */
-static inline bool rt_memcpy_kind_valid(enum cudaMemcpyKind kind)
+RT_INLINE bool rt_memcpy_kind_valid(enum cudaMemcpyKind kind)
 {
     return kind == cudaMemcpyHostToHost || kind == cudaMemcpyHostToDevice ||
            kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice ||
            kind == cudaMemcpyDefault;
 }
 
-static inline CUdeviceptr rt_dptr(const void *p)
+RT_INLINE CUdeviceptr rt_dptr(const void *p)
 {
     return (CUdeviceptr)(uintptr_t)p;
 }

@@ -18,7 +18,7 @@
  * cudaStreamQuery / cudaEventQuery on busy work return it and leave the thread's last error at
  * cudaSuccess (SEMANTICS.md section 0).  Every other code leaves through rt_exit as usual.
  */
-static inline cudaError_t rt_exit_query(rt_api api, cudaError_t e)
+RT_INLINE cudaError_t rt_exit_query(rt_api api, cudaError_t e)
 {
     if (e == cudaErrorNotReady) {
         RT_TRACE("%s: not ready (not stored as the last error)", rt_api_name(api));
