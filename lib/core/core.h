@@ -158,41 +158,30 @@ typedef void rt_summary_census_hook(struct rt_summary_census *out);
 void rt_summary_set_census(rt_summary_census_hook *hook);
 
 /* Runtime calls by function, with their host time.  Every public entry point begins with
- * RT_ENTER(): a record of its own (static, listed on first use) and a clock that the compiler
- * stops at every return, through the cleanup attribute, so that no return path escapes it.  A
- * public function called from inside another is not counted again: the outermost call owns the
- * time.  Off, entry costs the relaxed load and branch of rt_summary_on, exit a compare.  The
- * record starts as zeros and gets its name when it is listed: initialised with the name, each
- * of the 458 records was 40 bytes of .data and a pointer for the dynamic linker to relocate (24
- * bytes more) in every copy of the library; zeros are .bss, which the file does not hold. */
-struct rt_call_stat {
-    rt_api name;                  /* RT_SELF, set when listed; rt_api_name reads it */
-    atomic_ullong calls, ticks;   /* ticks of summary.c's clock, turned into ns at exit */
-    atomic_bool listed;
-    struct rt_call_stat *next;
-};
-struct rt_call_clock {
-    struct rt_call_stat *stat;    /* NULL: the summary is off */
-    uint64_t t0;                  /* 0: a nested call */
-};
-struct rt_call_clock rt_call_begin_counted(struct rt_call_stat *s, rt_api name);
-void rt_call_end_counted(struct rt_call_clock *c);
-RT_INLINE struct rt_call_clock rt_call_begin(struct rt_call_stat *s, rt_api name)
+ * RT_ENTER(): with the summary on, it opens a clock for the call on the calling thread, which the
+ * compiler closes at every return, through the cleanup attribute, so that no return path escapes
+ * it.  A public function called from inside another is not counted again: the outermost call owns
+ * the time.  The counts are kept in summary.c's table, by the call's RT_SELF.  Off, entry costs
+ * the relaxed load and branch of rt_summary_on, exit another.  (Each function once had a record
+ * of its own and kept the clock on its stack: about 20 bytes more in each of 460 functions.) */
+void rt_call_begin_counted(rt_api self);
+void rt_call_end_counted(void);
+RT_INLINE void rt_call_begin(rt_api self)
 {
-    if (!rt_summary_on())
-        return (struct rt_call_clock){ NULL, 0 };
-    return rt_call_begin_counted(s, name);
+    if (rt_summary_on())
+        rt_call_begin_counted(self);
 }
-RT_INLINE void rt_call_end(struct rt_call_clock *c)
+/* The cleanup of RT_ENTER's variable, which holds nothing: rt_call_begin turned the summary's
+ * level from "not read" into on or off, so the two agree on whether this call was opened. */
+RT_INLINE void rt_call_end(const char *unused)
 {
-    if (c->stat)
-        rt_call_end_counted(c);
+    (void)unused;
+    if (atomic_load_explicit(&rt_summary_level, memory_order_relaxed) == 1)
+        rt_call_end_counted();
 }
 #define RT_ENTER()                                                                                \
     RT_SELF_LABEL                                                                                 \
-    static struct rt_call_stat rt_call_stat_;                                                     \
-    struct rt_call_clock rt_call_clock_ __attribute__((cleanup(rt_call_end))) =                   \
-        rt_call_begin(&rt_call_stat_, RT_SELF)
+    const char rt_call_ __attribute__((cleanup(rt_call_end), unused)) = (rt_call_begin(RT_SELF), 0)
 
 /* ---- trace.c -------------------------------------------------------------------------------- */
 

@@ -13,8 +13,8 @@
 /* The one external definition of each inline helper of core/core.h (RT_INLINE: core/core.h). */
 extern inline cudaError_t rt_exit(rt_api api, cudaError_t e);
 extern inline bool rt_summary_on(void);
-extern inline struct rt_call_clock rt_call_begin(struct rt_call_stat *s, rt_api name);
-extern inline void rt_call_end(struct rt_call_clock *c);
+extern inline void rt_call_begin(rt_api self);
+extern inline void rt_call_end(const char *unused);
 extern inline bool rt_tracing(void);
 extern inline uint64_t rt_span_begin(void);
 extern inline CUstream rt_stream(cudaStream_t stream, bool per_thread);

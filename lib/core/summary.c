@@ -85,8 +85,33 @@ void rt_summary_free(size_t bytes)
 
 /* ---- runtime calls by function (RT_ENTER) ---------------------------------------------------- */
 
-static _Thread_local unsigned rt_call_depth;              /* public calls open on this thread */
-static _Atomic(struct rt_call_stat *) rt_call_list;       /* every function called, pushed once */
+/* The table, by RT_SELF (an address inside the function in libcudart.so.13, its __func__ in
+ * libminicudart.a): open addressing, a slot claimed by a function's first counted call.  More
+ * slots than there are public functions (460), so a look-up always ends. */
+enum { RT_CALL_SLOTS = 1024 };
+struct rt_call_stat {
+    _Atomic(rt_api) self;         /* NULL: free */
+    atomic_ullong calls, ticks;   /* ticks of the clock below, turned into ns at exit */
+};
+static struct rt_call_stat rt_calls[RT_CALL_SLOTS];
+
+static _Thread_local unsigned rt_call_depth;  /* public calls open on this thread */
+static _Thread_local rt_api rt_call_self;     /* the outermost one, and its clock at entry */
+static _Thread_local uint64_t rt_call_t0;
+
+static struct rt_call_stat *rt_call_record(rt_api self)
+{
+    size_t h = (size_t)(((uintptr_t)self * 0x9E3779B97F4A7C15ull) >> 54);   /* 10 bits */
+    for (size_t i = 0; i < RT_CALL_SLOTS; i++) {
+        struct rt_call_stat *s = &rt_calls[(h + i) % RT_CALL_SLOTS];
+        rt_api k = atomic_load_explicit(&s->self, memory_order_acquire);
+        if (!k && atomic_compare_exchange_strong(&s->self, &k, self))
+            return s;                 /* claimed; else k is the key another thread put there */
+        if (k == self)
+            return s;
+    }
+    return NULL;
+}
 
 /* The calls' clock: the processor's counter where it has one (a few ns to read; clock_gettime
  * costs 20-30 ns through the vDSO, and a system call on machines whose kernel clock is not the
@@ -119,34 +144,30 @@ static double rt_ns_per_tick(void)
     return t0 && t1 > t0 ? (double)(n1 - n0) / (double)(t1 - t0) : 1.0;
 }
 
-struct rt_call_clock rt_call_begin_counted(struct rt_call_stat *s, rt_api name)
+void rt_call_begin_counted(rt_api self)
 {
     if (rt_call_depth++ > 0)
-        return (struct rt_call_clock){ s, 0 };            /* inside another public call */
-    if (!atomic_load_explicit(&s->listed, memory_order_acquire) &&
-        !atomic_exchange(&s->listed, true)) {
-        s->name = name;               /* before the record is published: the table reads it */
-        struct rt_call_stat *head = atomic_load(&rt_call_list);
-        do
-            s->next = head;
-        while (!atomic_compare_exchange_weak(&rt_call_list, &head, s));
-    }
+        return;                       /* inside another public call */
     uint64_t t0 = rt_ticks();
     if (atomic_load_explicit(&rt_ticks0, memory_order_relaxed) == 0) {
         unsigned long long none = 0;
         if (atomic_compare_exchange_strong(&rt_ticks0, &none, t0 ? t0 : 1))
             atomic_store(&rt_ns0, rt_now_ns());
     }
-    return (struct rt_call_clock){ s, t0 ? t0 : 1 };
+    rt_call_self = self;
+    rt_call_t0 = t0;
 }
 
-void rt_call_end_counted(struct rt_call_clock *c)
+void rt_call_end_counted(void)
 {
-    rt_call_depth--;
-    if (c->t0 == 0)
+    if (rt_call_depth == 0 || --rt_call_depth > 0)
         return;
-    atomic_fetch_add_explicit(&c->stat->calls, 1, memory_order_relaxed);
-    atomic_fetch_add_explicit(&c->stat->ticks, rt_ticks() - c->t0, memory_order_relaxed);
+    uint64_t t1 = rt_ticks();
+    struct rt_call_stat *s = rt_call_record(rt_call_self);
+    if (!s)
+        return;
+    atomic_fetch_add_explicit(&s->calls, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&s->ticks, t1 - rt_call_t0, memory_order_relaxed);
 }
 
 /* The functions that took the most host time, with their call counts; then the rest in one line
@@ -159,7 +180,9 @@ static void rt_summary_print_calls(FILE *f)
     size_t shown = 0, functions = 0;
     unsigned long long calls = 0, ticks = 0, rest_calls = 0, rest_ticks = 0;
     double ms = rt_ns_per_tick() / 1e6;
-    for (struct rt_call_stat *s = atomic_load(&rt_call_list); s; s = s->next) {
+    for (struct rt_call_stat *s = rt_calls; s < rt_calls + RT_CALL_SLOTS; s++) {
+        if (!atomic_load(&s->self))
+            continue;
         unsigned long long n = atomic_load(&s->calls), t = atomic_load(&s->ticks);
         functions++;
         calls += n;
@@ -180,7 +203,7 @@ static void rt_summary_print_calls(FILE *f)
             functions, (double)ticks * ms);
     for (size_t i = 0; i < shown; i++) {
         unsigned long long n = atomic_load(&top[i]->calls), t = atomic_load(&top[i]->ticks);
-        fprintf(f, "    %10llu  %10.3f ms  %s\n", n, (double)t * ms, rt_api_name(top[i]->name));
+        fprintf(f, "    %10llu  %10.3f ms  %s\n", n, (double)t * ms, rt_api_name(atomic_load(&top[i]->self)));
         rest_calls += n;
         rest_ticks += t;
     }
