@@ -33,8 +33,9 @@
  * a copy of itself in every file that called it (34 of rt_call_begin, 188 bytes each).  Link-time
  * optimisation folds the copies; libminicudart.a, and libcudart.so.13 built without it, kept
  * them all (8.2 KB of the shared library).  So they are C99 inline definitions: where a call is
- * not inlined it goes to the one external definition, which the room's .c makes with an
- * `extern inline` declaration (errors.c for this header). */
+ * not inlined it goes to the one external definition, which an `extern inline` declaration
+ * makes in the file whose function the helper calls (summary.c, trace.c and errors.c for this
+ * header), so that no ring of files comes of it (tests/layers). */
 #define RT_INLINE inline
 
 /* The public function a call is in, as the trace, the summary and the error lines name it.

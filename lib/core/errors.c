@@ -10,13 +10,8 @@
 
 #include "core/core.h"
 
-/* The one external definition of each inline helper of core/core.h (RT_INLINE: core/core.h). */
+/* The external definition of these inline helpers of core/core.h (RT_INLINE, core/core.h). */
 extern inline cudaError_t rt_exit(rt_api api, cudaError_t e);
-extern inline bool rt_summary_on(void);
-extern inline void rt_call_begin(rt_api self);
-extern inline void rt_call_end(const char *unused);
-extern inline bool rt_tracing(void);
-extern inline uint64_t rt_span_begin(void);
 extern inline CUstream rt_stream(cudaStream_t stream, bool per_thread);
 
 atomic_bool rt_unloading;

@@ -26,6 +26,11 @@
 
 #include "core/core.h"
 
+/* The external definition of these inline helpers of core/core.h (RT_INLINE, core/core.h). */
+extern inline bool rt_summary_on(void);
+extern inline void rt_call_begin(rt_api self);
+extern inline void rt_call_end(const char *unused);
+
 atomic_int rt_summary_level = -1;
 static atomic_bool rt_summary_every;                    /* MINICUDART_SUMMARY=all */
 
@@ -203,7 +208,8 @@ static void rt_summary_print_calls(FILE *f)
             functions, (double)ticks * ms);
     for (size_t i = 0; i < shown; i++) {
         unsigned long long n = atomic_load(&top[i]->calls), t = atomic_load(&top[i]->ticks);
-        fprintf(f, "    %10llu  %10.3f ms  %s\n", n, (double)t * ms, rt_api_name(atomic_load(&top[i]->self)));
+        fprintf(f, "    %10llu  %10.3f ms  %s\n", n, (double)t * ms,
+                rt_api_name(atomic_load(&top[i]->self)));
         rest_calls += n;
         rest_ticks += t;
     }

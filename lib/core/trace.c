@@ -27,6 +27,10 @@
 #include "core/core.h"
 #include "minicudart.h"
 
+/* The external definition of these inline helpers of core/core.h (RT_INLINE, core/core.h). */
+extern inline bool rt_tracing(void);
+extern inline uint64_t rt_span_begin(void);
+
 /* core.h's RT_SELF: __func__ in libminicudart.a; in libcudart.so.13 an address inside the
  * public function, named by the dynamic symbol that holds it (dladdr answers only from the
  * dynamic symbol table, which is what it holds: every public function, each with its size). */

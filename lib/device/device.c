@@ -28,11 +28,9 @@
 
 #include "device/device.h"
 
-/* The one external definition of each inline helper of device/device.h (RT_INLINE: core/core.h). */
+/* The external definition of these inline helpers of device/device.h (RT_INLINE, core/core.h). */
 extern inline size_t rt_slot_index(const rt_device *d);
 extern inline cudaError_t rt_driver_result(rt_device *d, CUresult r);
-extern inline bool rt_handle_stale(rt_handle_kind kind, const void *handle);
-extern inline cudaError_t rt_enter_with(cudaStream_t stream, cudaEvent_t event, rt_device **d);
 
 int rt_device_count;
 int rt_slot_count;

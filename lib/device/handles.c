@@ -27,6 +27,10 @@
 
 #include "device/device.h"
 
+/* The external definition of these inline helpers of device/device.h (RT_INLINE, core/core.h). */
+extern inline bool rt_handle_stale(rt_handle_kind kind, const void *handle);
+extern inline cudaError_t rt_enter_with(cudaStream_t stream, cudaEvent_t event, rt_device **d);
+
 #define RT_HANDLE_BUCKETS 256u
 
 typedef struct rt_handle_entry {

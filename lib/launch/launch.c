@@ -30,7 +30,7 @@
 #include "launch/launch.h"
 #include "minicudart.h"
 
-/* The one external definition of each inline helper of launch/launch.h (RT_INLINE: core/core.h). */
+/* The external definition of these inline helpers of launch/launch.h (RT_INLINE, core/core.h). */
 extern inline cudaError_t rt_launch_exit(rt_api api, const void *func, cudaError_t e);
 
 /* ---- steps 1 and 5: the per-thread configuration stack ------------------------------------ */

@@ -33,7 +33,7 @@
 
 #include "load/module.h"
 
-/* The one external definition of each inline helper of load/load.h (RT_INLINE: core/core.h). */
+/* The external definition of these inline helpers of load/load.h (RT_INLINE, core/core.h). */
 extern inline bool rt_kernel_usable(const rt_kernel *k);
 extern inline cudaKernel_t rt_kernel_handle(const rt_kernel *k);
 extern inline cudaError_t rt_kernel_resolve(rt_kernel *k, rt_device *d, rt_kernel_dev **out);

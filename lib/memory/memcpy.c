@@ -15,7 +15,7 @@
 
 #include "memory/memory.h"
 
-/* The one external definition of each inline helper of memory/memory.h (RT_INLINE: core/core.h). */
+/* The external definition of these inline helpers of memory/memory.h (RT_INLINE, core/core.h). */
 extern inline bool rt_memcpy_kind_valid(enum cudaMemcpyKind kind);
 extern inline CUdeviceptr rt_dptr(const void *p);
 

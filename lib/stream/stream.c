@@ -21,7 +21,7 @@
 
 #include "stream/stream.h"
 
-/* The one external definition of each inline helper of stream/stream.h (RT_INLINE: core/core.h). */
+/* The external definition of these inline helpers of stream/stream.h (RT_INLINE, core/core.h). */
 extern inline cudaError_t rt_exit_query(rt_api api, cudaError_t e);
 
 /* A runtime stream attribute value is the driver's, byte for byte. */
