@@ -173,8 +173,13 @@ RT_INLINE void rt_call_begin(rt_api self)
         rt_call_begin_counted(self);
 }
 /* The cleanup of RT_ENTER's variable, which holds nothing: rt_call_begin turned the summary's
- * level from "not read" into on or off, so the two agree on whether this call was opened. */
+ * level from "not read" into on or off, so the two agree on whether this call was opened.  A
+ * build for speed left it a call on every return (gcc 12, -O3, LTO), hence always_inline there. */
+#ifdef __OPTIMIZE_SIZE__
 RT_INLINE void rt_call_end(const char *unused)
+#else
+RT_INLINE __attribute__((always_inline)) void rt_call_end(const char *unused)
+#endif
 {
     (void)unused;
     if (atomic_load_explicit(&rt_summary_level, memory_order_relaxed) == 1)
