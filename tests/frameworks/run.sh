@@ -58,7 +58,8 @@
 #              FRAMEWORK_WORKLOAD_TIMEOUT_S (60), FRAMEWORK_DEADLINE_S (540: past it, steps not
 #              yet begun are skipped so that the table still comes before a 600 s limit),
 #              FRAMEWORK_ALONE_RESERVE_S (45: the pytest runs end that long before the deadline,
-#              for step 6), FRAMEWORK_BUILD (build-gpurun/frameworks), PYTORCH_TESTS (.gpu/pytorch), PYTHON
+#              for step 6), FRAMEWORK_BUILD (build-gpurun/frameworks), MINICUDART_SO (a library
+#              built elsewhere, instead of step 1's build), PYTORCH_TESTS (.gpu/pytorch), PYTHON
 #              (python3), OUT (when set, logs and junit files go there as frameworks_logs.tgz).
 # Exit: 0 every test's outcome (in the full run, or else alone), and every RESULT line, is the same
 #       under both runtimes and the trace shows minicudart served the preloaded run; 1 otherwise
@@ -112,10 +113,14 @@ finish() {   # logs to $OUT, then the report, last
     exit "$rc"
 }
 
-# 1. minicudart's libcudart.so.13
+# 1. minicudart's libcudart.so.13: MINICUDART_SO names one built elsewhere (the GPU machine's
+#    gcc cannot build the link-time optimised library, the default where the compiler can);
+#    otherwise it is built here.
 gen=()
 command -v ninja >/dev/null && gen=(-G Ninja)
-if { [ -f "$W/CMakeCache.txt" ] ||
+if [ -n "${MINICUDART_SO:-}" ]; then
+    MC_SO=$(readlink -f "$MINICUDART_SO")
+elif { [ -f "$W/CMakeCache.txt" ] ||
      cmake -S "$ROOT" -B "$W" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DMINICUDART_TESTS=OFF; } \
         >"$LOG/build.log" 2>&1 &&
    cmake --build "$W" -j "$(nproc 2>/dev/null || echo 4)" --target minicudart_shared \
