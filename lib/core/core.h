@@ -39,15 +39,15 @@
 #define RT_INLINE inline
 
 /* The public function a call is in, as the trace, the summary and the error lines name it.
- * Every public function begins with RT_ENTER (below), which gives it RT_SELF, a token that
- * rt_api_name turns into the function's name.  In libminicudart.a the token is __func__.  In
- * libcudart.so.13 (built with RT_API_NAMES_FROM_SYMBOLS) it is an address inside the function's
- * code, and the name comes from the library's dynamic symbol table through dladdr: the 458
- * names are in .dynstr already, for the dynamic linker, and a second copy of them as __func__
- * was 12 KB of .rodata.  The address is a label RT_ENTER puts at the top of the body; so that it
- * stays inside that function's own symbol, public functions are never inlined into another or
- * cloned, and a name dladdr cannot find reads "a runtime call". */
-typedef const void *rt_api;
+ * Every public function begins with RT_ENTER or RT_FORWARD (below), which give it RT_SELF, a
+ * token that rt_api_name turns into the function's name.  In libminicudart.a the token is
+ * __func__.  In libcudart.so.13 (built with RT_API_NAMES_FROM_SYMBOLS) it is an address inside
+ * the function's code, and the name comes from the library's dynamic symbol table through
+ * dladdr: the 458 names are in .dynstr already, for the dynamic linker, and a second copy of
+ * them as __func__ was 12 KB of .rodata.  The address is a label put at the top of the body; so
+ * that it stays inside that function's own symbol, public functions are never inlined into
+ * another or cloned, and a name dladdr cannot find reads "a runtime call". */
+typedef const struct rt_api_site *rt_api;   /* never defined: a string is not one by mistake */
 const char *rt_api_name(rt_api api);
 #ifdef RT_API_NAMES_FROM_SYMBOLS
 #ifdef __clang__                  /* which has no noclone, and inlines no function that takes
@@ -56,11 +56,18 @@ const char *rt_api_name(rt_api api);
 #else
 #define RT_API __attribute__((visibility("default"), noinline, noclone))
 #endif
-#define RT_SELF_LABEL rt_self_: ;
-#define RT_SELF ((rt_api) && rt_self_)
+/* The empty asm hides the label's address from the optimiser, which would otherwise carry the
+ * constant into a clone of a helper made for one caller, where it names a label of another
+ * function (with LTO the link then fails on a relocation against that label).  Taken once, at
+ * the top, and kept in a variable. */
+#define RT_SELF_HERE                                                                              \
+    rt_self_:;                                                                                    \
+    rt_api rt_self_at_ = (rt_api) && rt_self_;                                                    \
+    __asm__("" : "+r"(rt_self_at_));
+#define RT_SELF rt_self_at_
 #else
 #define RT_API __attribute__((visibility("default")))
-#define RT_SELF_LABEL
+#define RT_SELF_HERE
 #define RT_SELF ((rt_api)__func__)
 #endif
 
@@ -185,9 +192,17 @@ RT_INLINE __attribute__((always_inline)) void rt_call_end(const char *unused)
     if (atomic_load_explicit(&rt_summary_level, memory_order_relaxed) == 1)
         rt_call_end_counted();
 }
-#define RT_ENTER()                                                                                \
-    RT_SELF_LABEL                                                                                 \
-    const char rt_call_ __attribute__((cleanup(rt_call_end), unused)) = (rt_call_begin(RT_SELF), 0)
+#define RT_ENTER() RT_SELF_HERE RT_ENTER_AS(RT_SELF)
+#define RT_ENTER_AS(self)                                                                         \
+    const char rt_call_ __attribute__((cleanup(rt_call_end), unused)) = (rt_call_begin(self), 0)
+#define RT_RETURN_AS(self, e) return rt_exit((self), (e))
+
+/* A family of public functions with one body (a function and its _ptsz or _ptds twin, the
+ * WithFlags variants, ...): each member is a stub that hands its arguments and its own RT_SELF
+ * to the family's body, which enters and leaves with them (RT_ENTER_AS, RT_RETURN_AS).  The
+ * stub is then a tail call of a few instructions instead of a counted call of its own, while
+ * the trace, the summary and the error lines still name the member that was called. */
+#define RT_FORWARD(call) RT_SELF_HERE return call
 
 /* ---- trace.c -------------------------------------------------------------------------------- */
 

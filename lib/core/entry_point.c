@@ -61,37 +61,46 @@ static cudaError_t rt_entry_point(const char *symbol, void **funcPtr, unsigned c
     return cudaSuccess;
 }
 
+/* The one body of cudaGetDriverEntryPoint, cudaGetDriverEntryPoint_ptsz,
+ * cudaGetDriverEntryPointByVersion and cudaGetDriverEntryPointByVersion_ptsz (RT_FORWARD). */
+static cudaError_t rt_entry_point_api(const char *symbol, void **funcPtr, unsigned cudaVersion,
+                                      unsigned long long flags,
+                                      enum cudaDriverEntryPointQueryResult *status,
+                                      bool per_thread, rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_entry_point(symbol, funcPtr, cudaVersion, flags, status, per_thread));
+}
+
 RT_API cudaError_t cudaGetDriverEntryPoint(const char *symbol, void **funcPtr,
                                            unsigned long long flags,
                                            enum cudaDriverEntryPointQueryResult *driverStatus)
 {
-    RT_ENTER();
-    RT_RETURN(rt_entry_point(symbol, funcPtr, RT_ENTRY_RUNTIME_VERSION, flags, driverStatus,
-                             false));
+    RT_FORWARD(rt_entry_point_api(symbol, funcPtr, RT_ENTRY_RUNTIME_VERSION, flags, driverStatus,
+                                  false, RT_SELF));
 }
 
 RT_API cudaError_t cudaGetDriverEntryPoint_ptsz(const char *symbol, void **funcPtr,
                                                 unsigned long long flags,
                                                 enum cudaDriverEntryPointQueryResult *status)
 {
-    RT_ENTER();
-    RT_RETURN(rt_entry_point(symbol, funcPtr, RT_ENTRY_RUNTIME_VERSION, flags, status, true));
+    RT_FORWARD(rt_entry_point_api(symbol, funcPtr, RT_ENTRY_RUNTIME_VERSION, flags, status, true,
+                                  RT_SELF));
 }
 
 RT_API cudaError_t cudaGetDriverEntryPointByVersion(
     const char *symbol, void **funcPtr, unsigned int cudaVersion, unsigned long long flags,
     enum cudaDriverEntryPointQueryResult *driverStatus)
 {
-    RT_ENTER();
-    RT_RETURN(rt_entry_point(symbol, funcPtr, cudaVersion, flags, driverStatus, false));
+    RT_FORWARD(rt_entry_point_api(symbol, funcPtr, cudaVersion, flags, driverStatus, false,
+                                  RT_SELF));
 }
 
 RT_API cudaError_t cudaGetDriverEntryPointByVersion_ptsz(
     const char *symbol, void **funcPtr, unsigned int cudaVersion, unsigned long long flags,
     enum cudaDriverEntryPointQueryResult *status)
 {
-    RT_ENTER();
-    RT_RETURN(rt_entry_point(symbol, funcPtr, cudaVersion, flags, status, true));
+    RT_FORWARD(rt_entry_point_api(symbol, funcPtr, cudaVersion, flags, status, true, RT_SELF));
 }
 
 /* ---- the undeclared entry points of this area ----------------------------------------------- */

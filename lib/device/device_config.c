@@ -249,16 +249,21 @@ static cudaError_t rt_profiler(bool start)
     return rt_error_from_cu(fn());
 }
 
+/* The one body of cudaProfilerStart and cudaProfilerStop (RT_FORWARD). */
+static cudaError_t rt_profiler_api(bool start, rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_profiler(start));
+}
+
 RT_API cudaError_t cudaProfilerStart(void)
 {
-    RT_ENTER();
-    RT_RETURN(rt_profiler(true));
+    RT_FORWARD(rt_profiler_api(true, RT_SELF));
 }
 
 RT_API cudaError_t cudaProfilerStop(void)
 {
-    RT_ENTER();
-    RT_RETURN(rt_profiler(false));
+    RT_FORWARD(rt_profiler_api(false, RT_SELF));
 }
 
 /* ---- PCI bus ids and choosing a device -------------------------------------------------------- */

@@ -378,16 +378,22 @@ static cudaError_t rt_exec_ctx_event(rt_api api, cudaExecutionContext_t ctx, cud
     return rt_error_from_cu(r);
 }
 
+/* The one body of cudaExecutionCtxRecordEvent and cudaExecutionCtxWaitEvent (RT_FORWARD). */
+static cudaError_t rt_exec_ctx_event_api(rt_api api, cudaExecutionContext_t ctx, cudaEvent_t event,
+                                         bool record)
+{
+    RT_ENTER_AS(api);
+    RT_RETURN_AS(api, rt_exec_ctx_event(api, ctx, event, record));
+}
+
 RT_API cudaError_t cudaExecutionCtxRecordEvent(cudaExecutionContext_t ctx, cudaEvent_t event)
 {
-    RT_ENTER();
-    RT_RETURN(rt_exec_ctx_event(RT_SELF, ctx, event, true));
+    RT_FORWARD(rt_exec_ctx_event_api(RT_SELF, ctx, event, true));
 }
 
 RT_API cudaError_t cudaExecutionCtxWaitEvent(cudaExecutionContext_t ctx, cudaEvent_t event)
 {
-    RT_ENTER();
-    RT_RETURN(rt_exec_ctx_event(RT_SELF, ctx, event, false));
+    RT_FORWARD(rt_exec_ctx_event_api(RT_SELF, ctx, event, false));
 }
 
 RT_API cudaError_t cudaExecutionCtxSynchronize(cudaExecutionContext_t ctx)
@@ -447,16 +453,23 @@ static cudaError_t rt_stream_get_dev_resource(rt_api api, cudaStream_t stream,
     return rt_driver_result(d, r);
 }
 
+/* The one body of cudaStreamGetDevResource and cudaStreamGetDevResource_ptsz (RT_FORWARD). */
+static cudaError_t rt_stream_get_dev_resource_api(rt_api api, cudaStream_t stream,
+                                                  cudaDevResource *resource,
+                                                  enum cudaDevResourceType type, bool per_thread)
+{
+    RT_ENTER_AS(api);
+    RT_RETURN_AS(api, rt_stream_get_dev_resource(api, stream, resource, type, per_thread));
+}
+
 RT_API cudaError_t cudaStreamGetDevResource(cudaStream_t hStream, cudaDevResource *resource,
                                             enum cudaDevResourceType type)
 {
-    RT_ENTER();
-    RT_RETURN(rt_stream_get_dev_resource(RT_SELF, hStream, resource, type, false));
+    RT_FORWARD(rt_stream_get_dev_resource_api(RT_SELF, hStream, resource, type, false));
 }
 
 RT_API cudaError_t cudaStreamGetDevResource_ptsz(cudaStream_t hStream, cudaDevResource *resource,
                                                  enum cudaDevResourceType type)
 {
-    RT_ENTER();
-    RT_RETURN(rt_stream_get_dev_resource(RT_SELF, hStream, resource, type, true));
+    RT_FORWARD(rt_stream_get_dev_resource_api(RT_SELF, hStream, resource, type, true));
 }

@@ -55,17 +55,23 @@ static cudaError_t rt_begin_capture(cudaStream_t stream, enum cudaStreamCaptureM
                                                           (CUstreamCaptureMode)mode));
 }
 
+/* The one body of cudaStreamBeginCapture and cudaStreamBeginCapture_ptsz (RT_FORWARD). */
+static cudaError_t rt_begin_capture_api(cudaStream_t stream, enum cudaStreamCaptureMode mode,
+                                        bool per_thread, rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_begin_capture(stream, mode, per_thread));
+}
+
 RT_API cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode)
 {
-    RT_ENTER();
-    RT_RETURN(rt_begin_capture(stream, mode, false));
+    RT_FORWARD(rt_begin_capture_api(stream, mode, false, RT_SELF));
 }
 
 RT_API cudaError_t cudaStreamBeginCapture_ptsz(cudaStream_t stream,
                                                enum cudaStreamCaptureMode mode)
 {
-    RT_ENTER();
-    RT_RETURN(rt_begin_capture(stream, mode, true));
+    RT_FORWARD(rt_begin_capture_api(stream, mode, true, RT_SELF));
 }
 
 /* The same, with the nodes added to an existing graph instead of a new one (CUDA 12.3): the first
@@ -87,15 +93,33 @@ static cudaError_t rt_begin_capture_to_graph(cudaStream_t stream, cudaGraph_t gr
                                   (CUstreamCaptureMode)mode));
 }
 
+/* The one body of cudaStreamBeginCaptureToGraph and cudaStreamBeginCaptureToGraph_ptsz
+ * (RT_FORWARD). */
+static cudaError_t rt_begin_capture_to_graph_api(cudaStream_t stream, cudaGraph_t graph,
+                                                 const cudaGraphNode_t *dependencies,
+                                                 const cudaGraphEdgeData *dependencyData,
+                                                 size_t numDependencies,
+                                                 enum cudaStreamCaptureMode mode, bool per_thread,
+                                                 rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_begin_capture_to_graph(stream,
+                                               graph,
+                                               dependencies,
+                                               dependencyData,
+                                               numDependencies,
+                                               mode,
+                                               per_thread));
+}
+
 RT_API cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph,
                                                  const cudaGraphNode_t *dependencies,
                                                  const cudaGraphEdgeData *dependencyData,
                                                  size_t numDependencies,
                                                  enum cudaStreamCaptureMode mode)
 {
-    RT_ENTER();
-    RT_RETURN(rt_begin_capture_to_graph(stream, graph, dependencies, dependencyData,
-                                        numDependencies, mode, false));
+    RT_FORWARD(rt_begin_capture_to_graph_api(stream, graph, dependencies, dependencyData,
+                                             numDependencies, mode, false, RT_SELF));
 }
 
 RT_API cudaError_t cudaStreamBeginCaptureToGraph_ptsz(cudaStream_t stream, cudaGraph_t graph,
@@ -104,9 +128,8 @@ RT_API cudaError_t cudaStreamBeginCaptureToGraph_ptsz(cudaStream_t stream, cudaG
                                                       size_t numDependencies,
                                                       enum cudaStreamCaptureMode mode)
 {
-    RT_ENTER();
-    RT_RETURN(rt_begin_capture_to_graph(stream, graph, dependencies, dependencyData,
-                                        numDependencies, mode, true));
+    RT_FORWARD(rt_begin_capture_to_graph_api(stream, graph, dependencies, dependencyData,
+                                             numDependencies, mode, true, RT_SELF));
 }
 
 /* Ends the capture begun on this same stream.  The graph being built passes to the caller, who
@@ -130,16 +153,22 @@ static cudaError_t rt_end_capture(cudaStream_t stream, cudaGraph_t *pGraph, bool
     return e;
 }
 
+/* The one body of cudaStreamEndCapture and cudaStreamEndCapture_ptsz (RT_FORWARD). */
+static cudaError_t rt_end_capture_api(cudaStream_t stream, cudaGraph_t *pGraph, bool per_thread,
+                                      rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_end_capture(stream, pGraph, per_thread));
+}
+
 RT_API cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph)
 {
-    RT_ENTER();
-    RT_RETURN(rt_end_capture(stream, pGraph, false));
+    RT_FORWARD(rt_end_capture_api(stream, pGraph, false, RT_SELF));
 }
 
 RT_API cudaError_t cudaStreamEndCapture_ptsz(cudaStream_t stream, cudaGraph_t *pGraph)
 {
-    RT_ENTER();
-    RT_RETURN(rt_end_capture(stream, pGraph, true));
+    RT_FORWARD(rt_end_capture_api(stream, pGraph, true, RT_SELF));
 }
 
 /* None, active or invalidated; an invalidated capture must still be ended on its stream before
@@ -164,18 +193,24 @@ static cudaError_t rt_is_capturing(cudaStream_t stream, enum cudaStreamCaptureSt
     return e;
 }
 
+/* The one body of cudaStreamIsCapturing and cudaStreamIsCapturing_ptsz (RT_FORWARD). */
+static cudaError_t rt_is_capturing_api(cudaStream_t stream, enum cudaStreamCaptureStatus *status,
+                                       bool per_thread, rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_is_capturing(stream, status, per_thread));
+}
+
 RT_API cudaError_t cudaStreamIsCapturing(cudaStream_t stream,
                                          enum cudaStreamCaptureStatus *pCaptureStatus)
 {
-    RT_ENTER();
-    RT_RETURN(rt_is_capturing(stream, pCaptureStatus, false));
+    RT_FORWARD(rt_is_capturing_api(stream, pCaptureStatus, false, RT_SELF));
 }
 
 RT_API cudaError_t cudaStreamIsCapturing_ptsz(cudaStream_t stream,
                                               enum cudaStreamCaptureStatus *pCaptureStatus)
 {
-    RT_ENTER();
-    RT_RETURN(rt_is_capturing(stream, pCaptureStatus, true));
+    RT_FORWARD(rt_is_capturing_api(stream, pCaptureStatus, true, RT_SELF));
 }
 
 /* The 13.0 form, with edge data: the driver's cuStreamGetCaptureInfo of 12.3.  Only the status
@@ -212,6 +247,25 @@ static cudaError_t rt_get_capture_info(cudaStream_t stream,
     return e;
 }
 
+/* The one body of cudaStreamGetCaptureInfo and cudaStreamGetCaptureInfo_ptsz (RT_FORWARD). */
+static cudaError_t rt_get_capture_info_api(cudaStream_t stream,
+                                           enum cudaStreamCaptureStatus *status_out,
+                                           unsigned long long *id_out, cudaGraph_t *graph_out,
+                                           const cudaGraphNode_t **dependencies_out,
+                                           const cudaGraphEdgeData **edge_data_out,
+                                           size_t *count_out, bool per_thread, rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_get_capture_info(stream,
+                                         status_out,
+                                         id_out,
+                                         graph_out,
+                                         dependencies_out,
+                                         edge_data_out,
+                                         count_out,
+                                         per_thread));
+}
+
 RT_API cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream,
                                             enum cudaStreamCaptureStatus *captureStatus_out,
                                             unsigned long long *id_out, cudaGraph_t *graph_out,
@@ -219,9 +273,9 @@ RT_API cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream,
                                             const cudaGraphEdgeData **edgeData_out,
                                             size_t *numDependencies_out)
 {
-    RT_ENTER();
-    RT_RETURN(rt_get_capture_info(stream, captureStatus_out, id_out, graph_out,
-                                  dependencies_out, edgeData_out, numDependencies_out, false));
+    RT_FORWARD(rt_get_capture_info_api(stream, captureStatus_out, id_out, graph_out,
+                                       dependencies_out, edgeData_out, numDependencies_out, false,
+                                       RT_SELF));
 }
 
 RT_API cudaError_t cudaStreamGetCaptureInfo_ptsz(cudaStream_t stream,
@@ -232,9 +286,9 @@ RT_API cudaError_t cudaStreamGetCaptureInfo_ptsz(cudaStream_t stream,
                                                  const cudaGraphEdgeData **edgeData_out,
                                                  size_t *numDependencies_out)
 {
-    RT_ENTER();
-    RT_RETURN(rt_get_capture_info(stream, captureStatus_out, id_out, graph_out,
-                                  dependencies_out, edgeData_out, numDependencies_out, true));
+    RT_FORWARD(rt_get_capture_info_api(stream, captureStatus_out, id_out, graph_out,
+                                       dependencies_out, edgeData_out, numDependencies_out, true,
+                                       RT_SELF));
 }
 
 /* Replaces (cudaStreamSetCaptureDependencies) or extends (cudaStreamAddCaptureDependencies, what
@@ -257,15 +311,30 @@ static cudaError_t rt_update_capture_deps(cudaStream_t stream, cudaGraphNode_t *
                                   flags));
 }
 
+/* The one body of cudaStreamUpdateCaptureDependencies and
+ * cudaStreamUpdateCaptureDependencies_ptsz (RT_FORWARD). */
+static cudaError_t rt_update_capture_deps_api(cudaStream_t stream, cudaGraphNode_t *dependencies,
+                                              const cudaGraphEdgeData *dependencyData,
+                                              size_t numDependencies, unsigned flags,
+                                              bool per_thread, rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_update_capture_deps(stream,
+                                            dependencies,
+                                            dependencyData,
+                                            numDependencies,
+                                            flags,
+                                            per_thread));
+}
+
 RT_API cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream,
                                                        cudaGraphNode_t *dependencies,
                                                        const cudaGraphEdgeData *dependencyData,
                                                        size_t numDependencies,
                                                        unsigned int flags)
 {
-    RT_ENTER();
-    RT_RETURN(rt_update_capture_deps(stream, dependencies, dependencyData, numDependencies,
-                                     flags, false));
+    RT_FORWARD(rt_update_capture_deps_api(stream, dependencies, dependencyData, numDependencies,
+                                          flags, false, RT_SELF));
 }
 
 RT_API cudaError_t cudaStreamUpdateCaptureDependencies_ptsz(cudaStream_t stream,
@@ -274,9 +343,8 @@ RT_API cudaError_t cudaStreamUpdateCaptureDependencies_ptsz(cudaStream_t stream,
                                                             size_t numDependencies,
                                                             unsigned int flags)
 {
-    RT_ENTER();
-    RT_RETURN(rt_update_capture_deps(stream, dependencies, dependencyData, numDependencies,
-                                     flags, true));
+    RT_FORWARD(rt_update_capture_deps_api(stream, dependencies, dependencyData, numDependencies,
+                                          flags, true, RT_SELF));
 }
 
 /* Sets the calling thread's mode (above) and hands back the one it had: the driver suggests

@@ -118,19 +118,28 @@ static cudaError_t rt_instantiate_with_params(cudaGraphExec_t *pGraphExec, cudaG
     return e;
 }
 
+/* The one body of cudaGraphInstantiateWithParams and cudaGraphInstantiateWithParams_ptsz
+ * (RT_FORWARD). */
+static cudaError_t rt_instantiate_with_params_api(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+                                                  cudaGraphInstantiateParams *params,
+                                                  bool per_thread, rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_instantiate_with_params(pGraphExec, graph, params, per_thread));
+}
+
 RT_API cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
                                                   cudaGraphInstantiateParams *instantiateParams)
 {
-    RT_ENTER();
-    RT_RETURN(rt_instantiate_with_params(pGraphExec, graph, instantiateParams, false));
+    RT_FORWARD(rt_instantiate_with_params_api(pGraphExec, graph, instantiateParams, false,
+                                              RT_SELF));
 }
 
 RT_API cudaError_t cudaGraphInstantiateWithParams_ptsz(cudaGraphExec_t *pGraphExec,
                                                        cudaGraph_t graph,
                                                        cudaGraphInstantiateParams *instantiateParams)
 {
-    RT_ENTER();
-    RT_RETURN(rt_instantiate_with_params(pGraphExec, graph, instantiateParams, true));
+    RT_FORWARD(rt_instantiate_with_params_api(pGraphExec, graph, instantiateParams, true, RT_SELF));
 }
 
 /* The whole executable as one piece of work in the stream (above).  If an earlier launch left
@@ -146,16 +155,22 @@ static cudaError_t rt_graph_launch(cudaGraphExec_t exec, cudaStream_t stream, bo
     return rt_driver_result(d, rt_drv.cuGraphLaunch(exec, rt_stream(stream, per_thread)));
 }
 
+/* The one body of cudaGraphLaunch and cudaGraphLaunch_ptsz (RT_FORWARD). */
+static cudaError_t rt_graph_launch_api(cudaGraphExec_t exec, cudaStream_t stream, bool per_thread,
+                                       rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_graph_launch(exec, stream, per_thread));
+}
+
 RT_API cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_graph_launch(graphExec, stream, false));
+    RT_FORWARD(rt_graph_launch_api(graphExec, stream, false, RT_SELF));
 }
 
 RT_API cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t graphExec, cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_graph_launch(graphExec, stream, true));
+    RT_FORWARD(rt_graph_launch_api(graphExec, stream, true, RT_SELF));
 }
 
 /* The executable put on the device in stream order, behind the stream's work and the earlier
@@ -170,16 +185,22 @@ static cudaError_t rt_graph_upload(cudaGraphExec_t exec, cudaStream_t stream, bo
     return rt_driver_result(d, rt_drv.cuGraphUpload(exec, rt_stream(stream, per_thread)));
 }
 
+/* The one body of cudaGraphUpload and cudaGraphUpload_ptsz (RT_FORWARD). */
+static cudaError_t rt_graph_upload_api(cudaGraphExec_t exec, cudaStream_t stream, bool per_thread,
+                                       rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_graph_upload(exec, stream, per_thread));
+}
+
 RT_API cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_graph_upload(graphExec, stream, false));
+    RT_FORWARD(rt_graph_upload_api(graphExec, stream, false, RT_SELF));
 }
 
 RT_API cudaError_t cudaGraphUpload_ptsz(cudaGraphExec_t graphExec, cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_graph_upload(graphExec, stream, true));
+    RT_FORWARD(rt_graph_upload_api(graphExec, stream, true, RT_SELF));
 }
 
 /* A launch still running is not stopped: the driver frees the executable when it completes.  The

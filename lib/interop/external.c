@@ -385,6 +385,16 @@ static cudaError_t rt_signal(rt_api api, const cudaExternalSemaphore_t *sems,
                                    rt_stream(stream, per_thread)));
 }
 
+/* The one body of cudaSignalExternalSemaphoresAsync and cudaSignalExternalSemaphoresAsync_ptsz
+ * (RT_FORWARD). */
+static cudaError_t rt_signal_api(rt_api api, const cudaExternalSemaphore_t *sems,
+                                 const struct cudaExternalSemaphoreSignalParams *params,
+                                 unsigned count, cudaStream_t stream, bool per_thread)
+{
+    RT_ENTER_AS(api);
+    RT_RETURN_AS(api, rt_signal(api, sems, params, count, stream, per_thread));
+}
+
 static cudaError_t rt_wait(rt_api api, const cudaExternalSemaphore_t *sems,
                            const struct cudaExternalSemaphoreWaitParams *params, unsigned count,
                            cudaStream_t stream, bool per_thread)
@@ -401,13 +411,22 @@ static cudaError_t rt_wait(rt_api api, const cudaExternalSemaphore_t *sems,
                                    rt_stream(stream, per_thread)));
 }
 
+/* The one body of cudaWaitExternalSemaphoresAsync and cudaWaitExternalSemaphoresAsync_ptsz
+ * (RT_FORWARD). */
+static cudaError_t rt_wait_api(rt_api api, const cudaExternalSemaphore_t *sems,
+                               const struct cudaExternalSemaphoreWaitParams *params,
+                               unsigned count, cudaStream_t stream, bool per_thread)
+{
+    RT_ENTER_AS(api);
+    RT_RETURN_AS(api, rt_wait(api, sems, params, count, stream, per_thread));
+}
+
 RT_API cudaError_t cudaSignalExternalSemaphoresAsync(
     const cudaExternalSemaphore_t *extSemArray,
     const struct cudaExternalSemaphoreSignalParams *paramsArray, unsigned int numExtSems,
     cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_signal(RT_SELF, extSemArray, paramsArray, numExtSems, stream, false));
+    RT_FORWARD(rt_signal_api(RT_SELF, extSemArray, paramsArray, numExtSems, stream, false));
 }
 
 RT_API cudaError_t cudaSignalExternalSemaphoresAsync_ptsz(
@@ -415,8 +434,7 @@ RT_API cudaError_t cudaSignalExternalSemaphoresAsync_ptsz(
     const struct cudaExternalSemaphoreSignalParams *paramsArray, unsigned int numExtSems,
     cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_signal(RT_SELF, extSemArray, paramsArray, numExtSems, stream, true));
+    RT_FORWARD(rt_signal_api(RT_SELF, extSemArray, paramsArray, numExtSems, stream, true));
 }
 
 RT_API cudaError_t cudaWaitExternalSemaphoresAsync(
@@ -424,8 +442,7 @@ RT_API cudaError_t cudaWaitExternalSemaphoresAsync(
     const struct cudaExternalSemaphoreWaitParams *paramsArray, unsigned int numExtSems,
     cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_wait(RT_SELF, extSemArray, paramsArray, numExtSems, stream, false));
+    RT_FORWARD(rt_wait_api(RT_SELF, extSemArray, paramsArray, numExtSems, stream, false));
 }
 
 RT_API cudaError_t cudaWaitExternalSemaphoresAsync_ptsz(
@@ -433,8 +450,7 @@ RT_API cudaError_t cudaWaitExternalSemaphoresAsync_ptsz(
     const struct cudaExternalSemaphoreWaitParams *paramsArray, unsigned int numExtSems,
     cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_wait(RT_SELF, extSemArray, paramsArray, numExtSems, stream, true));
+    RT_FORWARD(rt_wait_api(RT_SELF, extSemArray, paramsArray, numExtSems, stream, true));
 }
 
 RT_API cudaError_t cudaDestroyExternalSemaphore(cudaExternalSemaphore_t extSem)

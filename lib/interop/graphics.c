@@ -309,18 +309,24 @@ static cudaError_t rt_graphics_map(rt_api api, bool map, int count,
     return e;
 }
 
+/* The one body of cudaGraphicsMapResources and cudaGraphicsUnmapResources (RT_FORWARD). */
+static cudaError_t rt_graphics_map_api(rt_api api, bool map, int count,
+                                       cudaGraphicsResource_t *resources, cudaStream_t stream)
+{
+    RT_ENTER_AS(api);
+    RT_RETURN_AS(api, rt_graphics_map(api, map, count, resources, stream));
+}
+
 RT_API cudaError_t cudaGraphicsMapResources(int count, cudaGraphicsResource_t *resources,
                                             cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_graphics_map(RT_SELF, true, count, resources, stream));
+    RT_FORWARD(rt_graphics_map_api(RT_SELF, true, count, resources, stream));
 }
 
 RT_API cudaError_t cudaGraphicsUnmapResources(int count, cudaGraphicsResource_t *resources,
                                               cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_graphics_map(RT_SELF, false, count, resources, stream));
+    RT_FORWARD(rt_graphics_map_api(RT_SELF, false, count, resources, stream));
 }
 
 RT_API cudaError_t cudaGraphicsResourceGetMappedPointer(void **devPtr, size_t *size,
@@ -467,16 +473,22 @@ static cudaError_t rt_gl_map_buffer(rt_api api, bool async, void **devPtr, GLuin
     return e;
 }
 
+/* The one body of cudaGLMapBufferObject and cudaGLMapBufferObjectAsync (RT_FORWARD). */
+static cudaError_t rt_gl_map_buffer_api(rt_api api, bool async, void **devPtr, GLuint bufObj,
+                                        cudaStream_t stream)
+{
+    RT_ENTER_AS(api);
+    RT_RETURN_AS(api, rt_gl_map_buffer(api, async, devPtr, bufObj, stream));
+}
+
 RT_API cudaError_t cudaGLMapBufferObject(void **devPtr, GLuint bufObj)
 {
-    RT_ENTER();
-    RT_RETURN(rt_gl_map_buffer(RT_SELF, false, devPtr, bufObj, NULL));
+    RT_FORWARD(rt_gl_map_buffer_api(RT_SELF, false, devPtr, bufObj, NULL));
 }
 
 RT_API cudaError_t cudaGLMapBufferObjectAsync(void **devPtr, GLuint bufObj, cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_gl_map_buffer(RT_SELF, true, devPtr, bufObj, stream));
+    RT_FORWARD(rt_gl_map_buffer_api(RT_SELF, true, devPtr, bufObj, stream));
 }
 
 RT_API cudaError_t cudaGLUnmapBufferObject(GLuint bufObj)

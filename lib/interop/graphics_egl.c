@@ -446,18 +446,26 @@ static cudaError_t rt_vdpau_register(rt_api api, bool video,
     return e;
 }
 
+/* The one body of cudaGraphicsVDPAURegisterVideoSurface and
+ * cudaGraphicsVDPAURegisterOutputSurface (RT_FORWARD). */
+static cudaError_t rt_vdpau_register_api(rt_api api, bool video,
+                                         struct cudaGraphicsResource **resource, uint32_t surface,
+                                         unsigned flags)
+{
+    RT_ENTER_AS(api);
+    RT_RETURN_AS(api, rt_vdpau_register(api, video, resource, surface, flags));
+}
+
 RT_API cudaError_t cudaGraphicsVDPAURegisterVideoSurface(struct cudaGraphicsResource **resource,
                                                          VdpVideoSurface vdpSurface,
                                                          unsigned int flags)
 {
-    RT_ENTER();
-    RT_RETURN(rt_vdpau_register(RT_SELF, true, resource, vdpSurface, flags));
+    RT_FORWARD(rt_vdpau_register_api(RT_SELF, true, resource, vdpSurface, flags));
 }
 
 RT_API cudaError_t cudaGraphicsVDPAURegisterOutputSurface(struct cudaGraphicsResource **resource,
                                                           VdpOutputSurface vdpSurface,
                                                           unsigned int flags)
 {
-    RT_ENTER();
-    RT_RETURN(rt_vdpau_register(RT_SELF, false, resource, vdpSurface, flags));
+    RT_FORWARD(rt_vdpau_register_api(RT_SELF, false, resource, vdpSurface, flags));
 }

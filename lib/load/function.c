@@ -639,16 +639,24 @@ static cudaError_t rt_cluster_query(int *out, const void *func, const cudaLaunch
     return e;
 }
 
+/* The one body of cudaOccupancyMaxPotentialClusterSize and cudaOccupancyMaxActiveClusters
+ * (RT_FORWARD). */
+static cudaError_t rt_cluster_query_api(int *out, const void *func,
+                                        const cudaLaunchConfig_t *config, bool potential_size,
+                                        rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_cluster_query(out, func, config, potential_size));
+}
+
 RT_API cudaError_t cudaOccupancyMaxPotentialClusterSize(int *clusterSize, const void *func,
                                                         const cudaLaunchConfig_t *launchConfig)
 {
-    RT_ENTER();
-    RT_RETURN(rt_cluster_query(clusterSize, func, launchConfig, true));
+    RT_FORWARD(rt_cluster_query_api(clusterSize, func, launchConfig, true, RT_SELF));
 }
 
 RT_API cudaError_t cudaOccupancyMaxActiveClusters(int *numClusters, const void *func,
                                                   const cudaLaunchConfig_t *launchConfig)
 {
-    RT_ENTER();
-    RT_RETURN(rt_cluster_query(numClusters, func, launchConfig, false));
+    RT_FORWARD(rt_cluster_query_api(numClusters, func, launchConfig, false, RT_SELF));
 }

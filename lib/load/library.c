@@ -536,18 +536,24 @@ static cudaError_t rt_library_variable(void **dptr, size_t *bytes, cudaLibrary_t
     return cudaSuccess;
 }
 
+/* The one body of cudaLibraryGetGlobal and cudaLibraryGetManaged (RT_FORWARD). */
+static cudaError_t rt_library_variable_api(void **dptr, size_t *bytes, cudaLibrary_t library,
+                                           const char *name, bool managed, rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_library_variable(dptr, bytes, library, name, managed));
+}
+
 RT_API cudaError_t cudaLibraryGetGlobal(void **dptr, size_t *bytes, cudaLibrary_t library,
                                         const char *name)
 {
-    RT_ENTER();
-    RT_RETURN(rt_library_variable(dptr, bytes, library, name, false));
+    RT_FORWARD(rt_library_variable_api(dptr, bytes, library, name, false, RT_SELF));
 }
 
 RT_API cudaError_t cudaLibraryGetManaged(void **dptr, size_t *bytes, cudaLibrary_t library,
                                          const char *name)
 {
-    RT_ENTER();
-    RT_RETURN(rt_library_variable(dptr, bytes, library, name, true));
+    RT_FORWARD(rt_library_variable_api(dptr, bytes, library, name, true, RT_SELF));
 }
 
 RT_API cudaError_t cudaLibraryGetUnifiedFunction(void **fptr, cudaLibrary_t library,

@@ -170,18 +170,25 @@ static cudaError_t rt_array_create(cudaArray_t *array, const struct cudaChannelF
     return e;
 }
 
+/* The one body of cudaMallocArray and cudaMalloc3DArray (RT_FORWARD). */
+static cudaError_t rt_array_create_api(cudaArray_t *array,
+                                       const struct cudaChannelFormatDesc *desc,
+                                       struct cudaExtent extent, unsigned flags, rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_array_create(array, desc, extent, flags));
+}
+
 RT_API cudaError_t cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc,
                                    size_t width, size_t height, unsigned int flags)
 {
-    RT_ENTER();
-    RT_RETURN(rt_array_create(array, desc, rt_extent(width, height, 0), flags));
+    RT_FORWARD(rt_array_create_api(array, desc, rt_extent(width, height, 0), flags, RT_SELF));
 }
 
 RT_API cudaError_t cudaMalloc3DArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc,
                                      struct cudaExtent extent, unsigned int flags)
 {
-    RT_ENTER();
-    RT_RETURN(rt_array_create(array, desc, extent, flags));
+    RT_FORWARD(rt_array_create_api(array, desc, extent, flags, RT_SELF));
 }
 
 RT_API cudaError_t cudaMallocMipmappedArray(cudaMipmappedArray_t *mipmappedArray,

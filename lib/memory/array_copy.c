@@ -128,6 +128,26 @@ static cudaError_t rt_memcpy_2d_array(cudaArray_const_t array, size_t x_bytes, s
     return rt_copy2d(d, &c, m);
 }
 
+/* The one body of cudaMemcpy2DToArray, cudaMemcpy2DToArray_ptds, cudaMemcpy2DFromArray and
+ * cudaMemcpy2DFromArray_ptds (RT_FORWARD). */
+static cudaError_t rt_memcpy_2d_array_api(cudaArray_const_t array, size_t x_bytes, size_t y,
+                                          const void *linear, size_t pitch, size_t width,
+                                          size_t height, enum cudaMemcpyKind kind, bool to_array,
+                                          const rt_copy_mode *m, rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_memcpy_2d_array(array,
+                                        x_bytes,
+                                        y,
+                                        linear,
+                                        pitch,
+                                        width,
+                                        height,
+                                        kind,
+                                        to_array,
+                                        m));
+}
+
 /* Bytes per element of an array format; 0 when the legacy byte-count copies cannot address it
  * (block-compressed and planar video formats). */
 static size_t rt_element_size(const CUDA_ARRAY3D_DESCRIPTOR *ad)
@@ -214,6 +234,17 @@ static cudaError_t rt_memcpy_array_run(cudaArray_const_t array, size_t x, size_t
     return e;
 }
 
+/* The one body of cudaMemcpyToArray, cudaMemcpyToArray_ptds, cudaMemcpyFromArray and
+ * cudaMemcpyFromArray_ptds (RT_FORWARD). */
+static cudaError_t rt_memcpy_array_run_api(cudaArray_const_t array, size_t x, size_t y,
+                                           const void *linear, size_t count,
+                                           enum cudaMemcpyKind kind, bool to_array,
+                                           const rt_copy_mode *m, rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_memcpy_array_run(array, x, y, linear, count, kind, to_array, m));
+}
+
 /* cudaMemcpy2DArrayToArray: one 2D copy between two arrays. */
 static cudaError_t rt_memcpy_2d_array_array(cudaArray_t dst, size_t xd, size_t yd,
                                             cudaArray_const_t src, size_t xs, size_t ys,
@@ -239,6 +270,17 @@ static cudaError_t rt_memcpy_2d_array_array(cudaArray_t dst, size_t xd, size_t y
     c.WidthInBytes = width;
     c.Height = height;
     return rt_copy2d(d, &c, m);
+}
+
+/* The one body of cudaMemcpy2DArrayToArray and cudaMemcpy2DArrayToArray_ptds (RT_FORWARD). */
+static cudaError_t rt_memcpy_2d_array_array_api(cudaArray_t dst, size_t xd, size_t yd,
+                                                cudaArray_const_t src, size_t xs, size_t ys,
+                                                size_t width, size_t height,
+                                                enum cudaMemcpyKind kind, const rt_copy_mode *m,
+                                                rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_memcpy_2d_array_array(dst, xd, yd, src, xs, ys, width, height, kind, m));
 }
 
 /* cudaMemcpyArrayToArray: `count` bytes row after row in both arrays, whose rows may differ in
@@ -291,70 +333,75 @@ static cudaError_t rt_memcpy_array_array_run(cudaArray_t dst, size_t xd, size_t 
     return e;
 }
 
+/* The one body of cudaMemcpyArrayToArray and cudaMemcpyArrayToArray_ptds (RT_FORWARD). */
+static cudaError_t rt_memcpy_array_array_run_api(cudaArray_t dst, size_t xd, size_t yd,
+                                                 cudaArray_const_t src, size_t xs, size_t ys,
+                                                 size_t count, enum cudaMemcpyKind kind,
+                                                 const rt_copy_mode *m, rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_memcpy_array_array_run(dst, xd, yd, src, xs, ys, count, kind, m));
+}
+
 RT_API cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset,
                                      const void *src, size_t count, enum cudaMemcpyKind kind)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memcpy_array_run(dst, wOffset, hOffset, src, count, kind, true, &rt_sync));
+    RT_FORWARD(rt_memcpy_array_run_api(dst, wOffset, hOffset, src, count, kind, true, &rt_sync,
+                                       RT_SELF));
 }
 
 RT_API cudaError_t cudaMemcpyToArray_ptds(cudaArray_t dst, size_t wOffset, size_t hOffset,
                                           const void *src, size_t count, enum cudaMemcpyKind kind)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memcpy_array_run(dst, wOffset, hOffset, src, count, kind, true, &rt_sync_ptds));
+    RT_FORWARD(rt_memcpy_array_run_api(dst, wOffset, hOffset, src, count, kind, true, &rt_sync_ptds,
+                                       RT_SELF));
 }
 
 RT_API cudaError_t cudaMemcpyFromArray(void *dst, cudaArray_const_t src, size_t wOffset,
                                        size_t hOffset, size_t count, enum cudaMemcpyKind kind)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memcpy_array_run(src, wOffset, hOffset, dst, count, kind, false, &rt_sync));
+    RT_FORWARD(rt_memcpy_array_run_api(src, wOffset, hOffset, dst, count, kind, false, &rt_sync,
+                                       RT_SELF));
 }
 
 RT_API cudaError_t cudaMemcpyFromArray_ptds(void *dst, cudaArray_const_t src, size_t wOffset,
                                             size_t hOffset, size_t count,
                                             enum cudaMemcpyKind kind)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memcpy_array_run(src, wOffset, hOffset, dst, count, kind, false,
-                                  &rt_sync_ptds));
+    RT_FORWARD(rt_memcpy_array_run_api(src, wOffset, hOffset, dst, count, kind, false,
+                                       &rt_sync_ptds, RT_SELF));
 }
 
 RT_API cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset,
                                        const void *src, size_t spitch, size_t width,
                                        size_t height, enum cudaMemcpyKind kind)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memcpy_2d_array(dst, wOffset, hOffset, src, spitch, width, height, kind, true,
-                                 &rt_sync));
+    RT_FORWARD(rt_memcpy_2d_array_api(dst, wOffset, hOffset, src, spitch, width, height, kind, true,
+                                      &rt_sync, RT_SELF));
 }
 
 RT_API cudaError_t cudaMemcpy2DToArray_ptds(cudaArray_t dst, size_t wOffset, size_t hOffset,
                                             const void *src, size_t spitch, size_t width,
                                             size_t height, enum cudaMemcpyKind kind)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memcpy_2d_array(dst, wOffset, hOffset, src, spitch, width, height, kind, true,
-                                 &rt_sync_ptds));
+    RT_FORWARD(rt_memcpy_2d_array_api(dst, wOffset, hOffset, src, spitch, width, height, kind, true,
+                                      &rt_sync_ptds, RT_SELF));
 }
 
 RT_API cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_const_t src,
                                          size_t wOffset, size_t hOffset, size_t width,
                                          size_t height, enum cudaMemcpyKind kind)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memcpy_2d_array(src, wOffset, hOffset, dst, dpitch, width, height, kind, false,
-                                 &rt_sync));
+    RT_FORWARD(rt_memcpy_2d_array_api(src, wOffset, hOffset, dst, dpitch, width, height, kind,
+                                      false, &rt_sync, RT_SELF));
 }
 
 RT_API cudaError_t cudaMemcpy2DFromArray_ptds(void *dst, size_t dpitch, cudaArray_const_t src,
                                               size_t wOffset, size_t hOffset, size_t width,
                                               size_t height, enum cudaMemcpyKind kind)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memcpy_2d_array(src, wOffset, hOffset, dst, dpitch, width, height, kind, false,
-                                 &rt_sync_ptds));
+    RT_FORWARD(rt_memcpy_2d_array_api(src, wOffset, hOffset, dst, dpitch, width, height, kind,
+                                      false, &rt_sync_ptds, RT_SELF));
 }
 
 RT_API cudaError_t cudaMemcpyArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst,
@@ -362,9 +409,8 @@ RT_API cudaError_t cudaMemcpyArrayToArray(cudaArray_t dst, size_t wOffsetDst, si
                                           size_t hOffsetSrc, size_t count,
                                           enum cudaMemcpyKind kind)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memcpy_array_array_run(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc,
-                                        count, kind, &rt_sync));
+    RT_FORWARD(rt_memcpy_array_array_run_api(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc,
+                                             hOffsetSrc, count, kind, &rt_sync, RT_SELF));
 }
 
 RT_API cudaError_t cudaMemcpyArrayToArray_ptds(cudaArray_t dst, size_t wOffsetDst,
@@ -372,9 +418,8 @@ RT_API cudaError_t cudaMemcpyArrayToArray_ptds(cudaArray_t dst, size_t wOffsetDs
                                                size_t wOffsetSrc, size_t hOffsetSrc,
                                                size_t count, enum cudaMemcpyKind kind)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memcpy_array_array_run(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc,
-                                        count, kind, &rt_sync_ptds));
+    RT_FORWARD(rt_memcpy_array_array_run_api(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc,
+                                             hOffsetSrc, count, kind, &rt_sync_ptds, RT_SELF));
 }
 
 RT_API cudaError_t cudaMemcpy2DArrayToArray(cudaArray_t dst, size_t wOffsetDst,
@@ -382,9 +427,8 @@ RT_API cudaError_t cudaMemcpy2DArrayToArray(cudaArray_t dst, size_t wOffsetDst,
                                             size_t wOffsetSrc, size_t hOffsetSrc, size_t width,
                                             size_t height, enum cudaMemcpyKind kind)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memcpy_2d_array_array(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc,
-                                       width, height, kind, &rt_sync));
+    RT_FORWARD(rt_memcpy_2d_array_array_api(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc,
+                                            hOffsetSrc, width, height, kind, &rt_sync, RT_SELF));
 }
 
 RT_API cudaError_t cudaMemcpy2DArrayToArray_ptds(cudaArray_t dst, size_t wOffsetDst,
@@ -393,9 +437,9 @@ RT_API cudaError_t cudaMemcpy2DArrayToArray_ptds(cudaArray_t dst, size_t wOffset
                                                  size_t width, size_t height,
                                                  enum cudaMemcpyKind kind)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memcpy_2d_array_array(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc,
-                                       width, height, kind, &rt_sync_ptds));
+    RT_FORWARD(rt_memcpy_2d_array_array_api(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc,
+                                            hOffsetSrc, width, height, kind, &rt_sync_ptds,
+                                            RT_SELF));
 }
 
 RT_API cudaError_t cudaMemcpyToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset,

@@ -132,18 +132,25 @@ static cudaError_t rt_sparse_properties(struct cudaArraySparseProperties *out, b
     return e;
 }
 
+/* The one body of cudaArrayGetSparseProperties and cudaMipmappedArrayGetSparseProperties
+ * (RT_FORWARD). */
+static cudaError_t rt_sparse_properties_api(struct cudaArraySparseProperties *out, bool mipmapped,
+                                            const void *handle, rt_api api, rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_sparse_properties(out, mipmapped, handle, api));
+}
+
 RT_API cudaError_t cudaArrayGetSparseProperties(struct cudaArraySparseProperties *sparseProperties,
                                                 cudaArray_t array)
 {
-    RT_ENTER();
-    RT_RETURN(rt_sparse_properties(sparseProperties, false, array, RT_SELF));
+    RT_FORWARD(rt_sparse_properties_api(sparseProperties, false, array, RT_SELF, RT_SELF));
 }
 
 RT_API cudaError_t cudaMipmappedArrayGetSparseProperties(
     struct cudaArraySparseProperties *sparseProperties, cudaMipmappedArray_t mipmap)
 {
-    RT_ENTER();
-    RT_RETURN(rt_sparse_properties(sparseProperties, true, mipmap, RT_SELF));
+    RT_FORWARD(rt_sparse_properties_api(sparseProperties, true, mipmap, RT_SELF, RT_SELF));
 }
 
 /* ---- memory requirements -------------------------------------------------------------------- */
@@ -183,17 +190,27 @@ static cudaError_t rt_memory_requirements(struct cudaArrayMemoryRequirements *ou
     return e;
 }
 
+/* The one body of cudaArrayGetMemoryRequirements and cudaMipmappedArrayGetMemoryRequirements
+ * (RT_FORWARD). */
+static cudaError_t rt_memory_requirements_api(struct cudaArrayMemoryRequirements *out,
+                                              bool mipmapped, const void *handle, int device,
+                                              rt_api api, rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_memory_requirements(out, mipmapped, handle, device, api));
+}
+
 RT_API cudaError_t cudaArrayGetMemoryRequirements(
     struct cudaArrayMemoryRequirements *memoryRequirements, cudaArray_t array, int device)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memory_requirements(memoryRequirements, false, array, device, RT_SELF));
+    RT_FORWARD(rt_memory_requirements_api(memoryRequirements, false, array, device, RT_SELF,
+                                          RT_SELF));
 }
 
 RT_API cudaError_t cudaMipmappedArrayGetMemoryRequirements(
     struct cudaArrayMemoryRequirements *memoryRequirements, cudaMipmappedArray_t mipmap,
     int device)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memory_requirements(memoryRequirements, true, mipmap, device, RT_SELF));
+    RT_FORWARD(rt_memory_requirements_api(memoryRequirements, true, mipmap, device, RT_SELF,
+                                          RT_SELF));
 }

@@ -117,36 +117,43 @@ static cudaError_t rt_memcpy2d(void *dst, size_t dpitch, const void *src, size_t
     return rt_driver_result(d, r);
 }
 
+/* The one body of cudaMemcpy2D, cudaMemcpy2D_ptds, cudaMemcpy2DAsync and cudaMemcpy2DAsync_ptsz
+ * (RT_FORWARD). */
+static cudaError_t rt_memcpy2d_api(void *dst, size_t dpitch, const void *src, size_t spitch,
+                                   size_t width, size_t height, enum cudaMemcpyKind kind,
+                                   rt_order o, rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_memcpy2d(dst, dpitch, src, spitch, width, height, kind, o));
+}
+
 RT_API cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
                                 size_t width, size_t height, enum cudaMemcpyKind kind)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memcpy2d(dst, dpitch, src, spitch, width, height, kind, rt_sync));
+    RT_FORWARD(rt_memcpy2d_api(dst, dpitch, src, spitch, width, height, kind, rt_sync, RT_SELF));
 }
 
 RT_API cudaError_t cudaMemcpy2D_ptds(void *dst, size_t dpitch, const void *src, size_t spitch,
                                      size_t width, size_t height, enum cudaMemcpyKind kind)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memcpy2d(dst, dpitch, src, spitch, width, height, kind, rt_sync_ptds));
+    RT_FORWARD(rt_memcpy2d_api(dst, dpitch, src, spitch, width, height, kind, rt_sync_ptds,
+                               RT_SELF));
 }
 
 RT_API cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
                                      size_t width, size_t height, enum cudaMemcpyKind kind,
                                      cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memcpy2d(dst, dpitch, src, spitch, width, height, kind,
-                          rt_async(stream, false)));
+    RT_FORWARD(rt_memcpy2d_api(dst, dpitch, src, spitch, width, height, kind,
+                               rt_async(stream, false), RT_SELF));
 }
 
 RT_API cudaError_t cudaMemcpy2DAsync_ptsz(void *dst, size_t dpitch, const void *src,
                                           size_t spitch, size_t width, size_t height,
                                           enum cudaMemcpyKind kind, cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memcpy2d(dst, dpitch, src, spitch, width, height, kind,
-                          rt_async(stream, true)));
+    RT_FORWARD(rt_memcpy2d_api(dst, dpitch, src, spitch, width, height, kind,
+                               rt_async(stream, true), RT_SELF));
 }
 
 /* Sets `rows` rows of `width` bytes, `pitch` apart.  The caller entered the context. */
@@ -173,32 +180,39 @@ static cudaError_t rt_memset2d(void *devPtr, size_t pitch, int value, size_t wid
                                            height, o));
 }
 
+/* The one body of cudaMemset2D, cudaMemset2D_ptds, cudaMemset2DAsync and cudaMemset2DAsync_ptsz
+ * (RT_FORWARD). */
+static cudaError_t rt_memset2d_api(void *devPtr, size_t pitch, int value, size_t width,
+                                   size_t height, rt_order o, rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_memset2d(devPtr, pitch, value, width, height, o));
+}
+
 RT_API cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width,
                                 size_t height)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memset2d(devPtr, pitch, value, width, height, rt_sync));
+    RT_FORWARD(rt_memset2d_api(devPtr, pitch, value, width, height, rt_sync, RT_SELF));
 }
 
 RT_API cudaError_t cudaMemset2D_ptds(void *devPtr, size_t pitch, int value, size_t width,
                                      size_t height)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memset2d(devPtr, pitch, value, width, height, rt_sync_ptds));
+    RT_FORWARD(rt_memset2d_api(devPtr, pitch, value, width, height, rt_sync_ptds, RT_SELF));
 }
 
 RT_API cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width,
                                      size_t height, cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memset2d(devPtr, pitch, value, width, height, rt_async(stream, false)));
+    RT_FORWARD(rt_memset2d_api(devPtr, pitch, value, width, height, rt_async(stream, false),
+                               RT_SELF));
 }
 
 RT_API cudaError_t cudaMemset2DAsync_ptsz(void *devPtr, size_t pitch, int value, size_t width,
                                           size_t height, cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memset2d(devPtr, pitch, value, width, height, rt_async(stream, true)));
+    RT_FORWARD(rt_memset2d_api(devPtr, pitch, value, width, height, rt_async(stream, true),
+                               RT_SELF));
 }
 
 /* ---- 3D sets -------------------------------------------------------------------------------- */
@@ -234,32 +248,37 @@ static cudaError_t rt_memset3d(struct cudaPitchedPtr p, int value, struct cudaEx
     return cudaSuccess;
 }
 
+/* The one body of cudaMemset3D, cudaMemset3D_ptds, cudaMemset3DAsync and cudaMemset3DAsync_ptsz
+ * (RT_FORWARD). */
+static cudaError_t rt_memset3d_api(struct cudaPitchedPtr p, int value, struct cudaExtent extent,
+                                   rt_order o, rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_memset3d(p, value, extent, o));
+}
+
 RT_API cudaError_t cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr, int value,
                                 struct cudaExtent extent)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memset3d(pitchedDevPtr, value, extent, rt_sync));
+    RT_FORWARD(rt_memset3d_api(pitchedDevPtr, value, extent, rt_sync, RT_SELF));
 }
 
 RT_API cudaError_t cudaMemset3D_ptds(struct cudaPitchedPtr pitchedDevPtr, int value,
                                      struct cudaExtent extent)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memset3d(pitchedDevPtr, value, extent, rt_sync_ptds));
+    RT_FORWARD(rt_memset3d_api(pitchedDevPtr, value, extent, rt_sync_ptds, RT_SELF));
 }
 
 RT_API cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr, int value,
                                      struct cudaExtent extent, cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memset3d(pitchedDevPtr, value, extent, rt_async(stream, false)));
+    RT_FORWARD(rt_memset3d_api(pitchedDevPtr, value, extent, rt_async(stream, false), RT_SELF));
 }
 
 RT_API cudaError_t cudaMemset3DAsync_ptsz(struct cudaPitchedPtr pitchedDevPtr, int value,
                                           struct cudaExtent extent, cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memset3d(pitchedDevPtr, value, extent, rt_async(stream, true)));
+    RT_FORWARD(rt_memset3d_api(pitchedDevPtr, value, extent, rt_async(stream, true), RT_SELF));
 }
 
 /* ---- 3D copies ------------------------------------------------------------------------------ */
@@ -370,28 +389,32 @@ static cudaError_t rt_memcpy3d(const struct cudaMemcpy3DParms *p, rt_order o)
     return rt_driver_result(d, r);
 }
 
+/* The one body of cudaMemcpy3D, cudaMemcpy3D_ptds, cudaMemcpy3DAsync and cudaMemcpy3DAsync_ptsz
+ * (RT_FORWARD). */
+static cudaError_t rt_memcpy3d_api(const struct cudaMemcpy3DParms *p, rt_order o, rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_memcpy3d(p, o));
+}
+
 RT_API cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memcpy3d(p, rt_sync));
+    RT_FORWARD(rt_memcpy3d_api(p, rt_sync, RT_SELF));
 }
 
 RT_API cudaError_t cudaMemcpy3D_ptds(const struct cudaMemcpy3DParms *p)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memcpy3d(p, rt_sync_ptds));
+    RT_FORWARD(rt_memcpy3d_api(p, rt_sync_ptds, RT_SELF));
 }
 
 RT_API cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memcpy3d(p, rt_async(stream, false)));
+    RT_FORWARD(rt_memcpy3d_api(p, rt_async(stream, false), RT_SELF));
 }
 
 RT_API cudaError_t cudaMemcpy3DAsync_ptsz(const struct cudaMemcpy3DParms *p, cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memcpy3d(p, rt_async(stream, true)));
+    RT_FORWARD(rt_memcpy3d_api(p, rt_async(stream, true), RT_SELF));
 }
 
 /* A 3D copy between devices: with unified addressing the pointers (and arrays) name their
@@ -415,28 +438,33 @@ static cudaError_t rt_memcpy3d_peer(const struct cudaMemcpy3DPeerParms *p, rt_or
     return rt_memcpy3d(&q, o);
 }
 
+/* The one body of cudaMemcpy3DPeer, cudaMemcpy3DPeer_ptds, cudaMemcpy3DPeerAsync and
+ * cudaMemcpy3DPeerAsync_ptsz (RT_FORWARD). */
+static cudaError_t rt_memcpy3d_peer_api(const struct cudaMemcpy3DPeerParms *p, rt_order o,
+                                        rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_memcpy3d_peer(p, o));
+}
+
 RT_API cudaError_t cudaMemcpy3DPeer(const struct cudaMemcpy3DPeerParms *p)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memcpy3d_peer(p, rt_sync));
+    RT_FORWARD(rt_memcpy3d_peer_api(p, rt_sync, RT_SELF));
 }
 
 RT_API cudaError_t cudaMemcpy3DPeer_ptds(const struct cudaMemcpy3DPeerParms *p)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memcpy3d_peer(p, rt_sync_ptds));
+    RT_FORWARD(rt_memcpy3d_peer_api(p, rt_sync_ptds, RT_SELF));
 }
 
 RT_API cudaError_t cudaMemcpy3DPeerAsync(const struct cudaMemcpy3DPeerParms *p,
                                          cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memcpy3d_peer(p, rt_async(stream, false)));
+    RT_FORWARD(rt_memcpy3d_peer_api(p, rt_async(stream, false), RT_SELF));
 }
 
 RT_API cudaError_t cudaMemcpy3DPeerAsync_ptsz(const struct cudaMemcpy3DPeerParms *p,
                                               cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memcpy3d_peer(p, rt_async(stream, true)));
+    RT_FORWARD(rt_memcpy3d_peer_api(p, rt_async(stream, true), RT_SELF));
 }

@@ -124,17 +124,23 @@ static cudaError_t rt_memcpy(void *dst, const void *src, size_t count, enum cuda
     return rt_driver_result(d, rt_copy_1d(dst, src, count, kind, false, per_thread, NULL));
 }
 
+/* The one body of cudaMemcpy and cudaMemcpy_ptds (RT_FORWARD). */
+static cudaError_t rt_memcpy_api(void *dst, const void *src, size_t count,
+                                 enum cudaMemcpyKind kind, bool per_thread, rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_memcpy(dst, src, count, kind, per_thread));
+}
+
 RT_API cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memcpy(dst, src, count, kind, false));
+    RT_FORWARD(rt_memcpy_api(dst, src, count, kind, false, RT_SELF));
 }
 
 RT_API cudaError_t cudaMemcpy_ptds(void *dst, const void *src, size_t count,
                                    enum cudaMemcpyKind kind)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memcpy(dst, src, count, kind, true));
+    RT_FORWARD(rt_memcpy_api(dst, src, count, kind, true, RT_SELF));
 }
 
 static cudaError_t rt_memset(void *devPtr, int value, size_t count, bool per_thread)
@@ -151,16 +157,22 @@ static cudaError_t rt_memset(void *devPtr, int value, size_t count, bool per_thr
     return e;
 }
 
+/* The one body of cudaMemset and cudaMemset_ptds (RT_FORWARD). */
+static cudaError_t rt_memset_api(void *devPtr, int value, size_t count, bool per_thread,
+                                 rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_memset(devPtr, value, count, per_thread));
+}
+
 RT_API cudaError_t cudaMemset(void *devPtr, int value, size_t count)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memset(devPtr, value, count, false));
+    RT_FORWARD(rt_memset_api(devPtr, value, count, false, RT_SELF));
 }
 
 RT_API cudaError_t cudaMemset_ptds(void *devPtr, int value, size_t count)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memset(devPtr, value, count, true));
+    RT_FORWARD(rt_memset_api(devPtr, value, count, true, RT_SELF));
 }
 
 /* ---- asynchronous and peer copies ----------------------------------------------------------- */
@@ -176,18 +188,24 @@ static cudaError_t rt_memcpy_async(void *dst, const void *src, size_t count,
     return rt_driver_result(d, rt_copy_1d(dst, src, count, kind, true, false, stream));
 }
 
+/* The one body of cudaMemcpyAsync and cudaMemcpyAsync_ptsz (RT_FORWARD). */
+static cudaError_t rt_memcpy_async_api(void *dst, const void *src, size_t count,
+                                       enum cudaMemcpyKind kind, CUstream stream, rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_memcpy_async(dst, src, count, kind, stream));
+}
+
 RT_API cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
                                    enum cudaMemcpyKind kind, cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memcpy_async(dst, src, count, kind, rt_stream(stream, false)));
+    RT_FORWARD(rt_memcpy_async_api(dst, src, count, kind, rt_stream(stream, false), RT_SELF));
 }
 
 RT_API cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t count,
                                         enum cudaMemcpyKind kind, cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memcpy_async(dst, src, count, kind, rt_stream(stream, true)));
+    RT_FORWARD(rt_memcpy_async_api(dst, src, count, kind, rt_stream(stream, true), RT_SELF));
 }
 
 static cudaError_t rt_memset_async(void *devPtr, int value, size_t count, CUstream stream)
@@ -202,17 +220,23 @@ static cudaError_t rt_memset_async(void *devPtr, int value, size_t count, CUstre
                                                       count, stream));
 }
 
+/* The one body of cudaMemsetAsync and cudaMemsetAsync_ptsz (RT_FORWARD). */
+static cudaError_t rt_memset_async_api(void *devPtr, int value, size_t count, CUstream stream,
+                                       rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_memset_async(devPtr, value, count, stream));
+}
+
 RT_API cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memset_async(devPtr, value, count, rt_stream(stream, false)));
+    RT_FORWARD(rt_memset_async_api(devPtr, value, count, rt_stream(stream, false), RT_SELF));
 }
 
 RT_API cudaError_t cudaMemsetAsync_ptsz(void *devPtr, int value, size_t count,
                                         cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memset_async(devPtr, value, count, rt_stream(stream, true)));
+    RT_FORWARD(rt_memset_async_api(devPtr, value, count, rt_stream(stream, true), RT_SELF));
 }
 
 /*
@@ -252,19 +276,25 @@ static cudaError_t rt_memcpy_peer(void *dst, int dstDevice, const void *src, int
     return rt_driver_result(d, r);
 }
 
+/* The one body of cudaMemcpyPeer and cudaMemcpyPeerAsync (RT_FORWARD). */
+static cudaError_t rt_memcpy_peer_api(void *dst, int dstDevice, const void *src, int srcDevice,
+                                      size_t count, bool async, CUstream stream, rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_memcpy_peer(dst, dstDevice, src, srcDevice, count, async, stream));
+}
+
 RT_API cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice,
                                   size_t count)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memcpy_peer(dst, dstDevice, src, srcDevice, count, false, NULL));
+    RT_FORWARD(rt_memcpy_peer_api(dst, dstDevice, src, srcDevice, count, false, NULL, RT_SELF));
 }
 
 RT_API cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int srcDevice,
                                        size_t count, cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memcpy_peer(dst, dstDevice, src, srcDevice, count, true,
-                             rt_stream(stream, false)));
+    RT_FORWARD(rt_memcpy_peer_api(dst, dstDevice, src, srcDevice, count, true,
+                                  rt_stream(stream, false), RT_SELF));
 }
 
 /* Either output may be NULL: that value is not returned (NVIDIA's runtime succeeds, H200). */
@@ -325,6 +355,15 @@ static cudaError_t rt_memcpy_to_symbol(const void *symbol, const void *src, size
     return e != cudaSuccess ? e : rt_memcpy((void *)(uintptr_t)dst, src, count, kind, per_thread);
 }
 
+/* The one body of cudaMemcpyToSymbol and cudaMemcpyToSymbol_ptds (RT_FORWARD). */
+static cudaError_t rt_memcpy_to_symbol_api(const void *symbol, const void *src, size_t count,
+                                           size_t offset, enum cudaMemcpyKind kind,
+                                           bool per_thread, rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_memcpy_to_symbol(symbol, src, count, offset, kind, per_thread));
+}
+
 static cudaError_t rt_memcpy_from_symbol(void *dst, const void *symbol, size_t count,
                                          size_t offset, enum cudaMemcpyKind kind,
                                          bool per_thread)
@@ -335,32 +374,37 @@ static cudaError_t rt_memcpy_from_symbol(void *dst, const void *symbol, size_t c
                             : rt_memcpy(dst, (const void *)(uintptr_t)src, count, kind, per_thread);
 }
 
+/* The one body of cudaMemcpyFromSymbol and cudaMemcpyFromSymbol_ptds (RT_FORWARD). */
+static cudaError_t rt_memcpy_from_symbol_api(void *dst, const void *symbol, size_t count,
+                                             size_t offset, enum cudaMemcpyKind kind,
+                                             bool per_thread, rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_memcpy_from_symbol(dst, symbol, count, offset, kind, per_thread));
+}
+
 RT_API cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count,
                                       size_t offset, enum cudaMemcpyKind kind)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memcpy_to_symbol(symbol, src, count, offset, kind, false));
+    RT_FORWARD(rt_memcpy_to_symbol_api(symbol, src, count, offset, kind, false, RT_SELF));
 }
 
 RT_API cudaError_t cudaMemcpyToSymbol_ptds(const void *symbol, const void *src, size_t count,
                                            size_t offset, enum cudaMemcpyKind kind)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memcpy_to_symbol(symbol, src, count, offset, kind, true));
+    RT_FORWARD(rt_memcpy_to_symbol_api(symbol, src, count, offset, kind, true, RT_SELF));
 }
 
 RT_API cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count,
                                         size_t offset, enum cudaMemcpyKind kind)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memcpy_from_symbol(dst, symbol, count, offset, kind, false));
+    RT_FORWARD(rt_memcpy_from_symbol_api(dst, symbol, count, offset, kind, false, RT_SELF));
 }
 
 RT_API cudaError_t cudaMemcpyFromSymbol_ptds(void *dst, const void *symbol, size_t count,
                                              size_t offset, enum cudaMemcpyKind kind)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memcpy_from_symbol(dst, symbol, count, offset, kind, true));
+    RT_FORWARD(rt_memcpy_from_symbol_api(dst, symbol, count, offset, kind, true, RT_SELF));
 }
 
 /* The asynchronous symbol copies: the same side, then rt_memcpy_async on the stream. */
@@ -374,6 +418,15 @@ static cudaError_t rt_memcpy_to_symbol_async(const void *symbol, const void *src
                             : rt_memcpy_async((void *)(uintptr_t)dst, src, count, kind, stream);
 }
 
+/* The one body of cudaMemcpyToSymbolAsync and cudaMemcpyToSymbolAsync_ptsz (RT_FORWARD). */
+static cudaError_t rt_memcpy_to_symbol_async_api(const void *symbol, const void *src, size_t count,
+                                                 size_t offset, enum cudaMemcpyKind kind,
+                                                 CUstream stream, rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_memcpy_to_symbol_async(symbol, src, count, offset, kind, stream));
+}
+
 static cudaError_t rt_memcpy_from_symbol_async(void *dst, const void *symbol, size_t count,
                                                size_t offset, enum cudaMemcpyKind kind,
                                                CUstream stream)
@@ -384,40 +437,45 @@ static cudaError_t rt_memcpy_from_symbol_async(void *dst, const void *symbol, si
                             : rt_memcpy_async(dst, (const void *)(uintptr_t)src, count, kind, stream);
 }
 
+/* The one body of cudaMemcpyFromSymbolAsync and cudaMemcpyFromSymbolAsync_ptsz (RT_FORWARD). */
+static cudaError_t rt_memcpy_from_symbol_async_api(void *dst, const void *symbol, size_t count,
+                                                   size_t offset, enum cudaMemcpyKind kind,
+                                                   CUstream stream, rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_memcpy_from_symbol_async(dst, symbol, count, offset, kind, stream));
+}
+
 RT_API cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count,
                                            size_t offset, enum cudaMemcpyKind kind,
                                            cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memcpy_to_symbol_async(symbol, src, count, offset, kind,
-                                        rt_stream(stream, false)));
+    RT_FORWARD(rt_memcpy_to_symbol_async_api(symbol, src, count, offset, kind,
+                                             rt_stream(stream, false), RT_SELF));
 }
 
 RT_API cudaError_t cudaMemcpyToSymbolAsync_ptsz(const void *symbol, const void *src, size_t count,
                                                 size_t offset, enum cudaMemcpyKind kind,
                                                 cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memcpy_to_symbol_async(symbol, src, count, offset, kind,
-                                        rt_stream(stream, true)));
+    RT_FORWARD(rt_memcpy_to_symbol_async_api(symbol, src, count, offset, kind,
+                                             rt_stream(stream, true), RT_SELF));
 }
 
 RT_API cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count,
                                              size_t offset, enum cudaMemcpyKind kind,
                                              cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memcpy_from_symbol_async(dst, symbol, count, offset, kind,
-                                          rt_stream(stream, false)));
+    RT_FORWARD(rt_memcpy_from_symbol_async_api(dst, symbol, count, offset, kind,
+                                               rt_stream(stream, false), RT_SELF));
 }
 
 RT_API cudaError_t cudaMemcpyFromSymbolAsync_ptsz(void *dst, const void *symbol, size_t count,
                                                   size_t offset, enum cudaMemcpyKind kind,
                                                   cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memcpy_from_symbol_async(dst, symbol, count, offset, kind,
-                                          rt_stream(stream, true)));
+    RT_FORWARD(rt_memcpy_from_symbol_async_api(dst, symbol, count, offset, kind,
+                                               rt_stream(stream, true), RT_SELF));
 }
 
 RT_API cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol)

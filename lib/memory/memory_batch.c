@@ -104,11 +104,11 @@ static cudaError_t rt_batch_enter(bool present, rt_api api, const char *entry,
 static cudaError_t rt_memcpy_batch(void *const *dsts, const void *const *srcs,
                                    const size_t *sizes, size_t count,
                                    struct cudaMemcpyAttributes *attrs, size_t *attrsIdxs,
-                                   size_t numAttrs, cudaStream_t stream)
+                                   size_t numAttrs, cudaStream_t stream, rt_api api)
 {
     rt_device *d;
-    cudaError_t e = rt_batch_enter(rt_drv.cuMemcpyBatchAsync != NULL, "cudaMemcpyBatchAsync",
-                                   "cuMemcpyBatchAsync", &d);
+    cudaError_t e = rt_batch_enter(rt_drv.cuMemcpyBatchAsync != NULL, api, "cuMemcpyBatchAsync",
+                                   &d);
     if (e != cudaSuccess)
         return e;
     if ((count && (!dsts || !srcs || !sizes)) || (numAttrs && (!attrs || !attrsIdxs)))
@@ -126,13 +126,24 @@ static cudaError_t rt_memcpy_batch(void *const *dsts, const void *const *srcs,
     return rt_driver_result(d, r);
 }
 
+/* The one body of cudaMemcpyBatchAsync and cudaMemcpyBatchAsync_ptsz (RT_FORWARD). */
+static cudaError_t rt_memcpy_batch_api(void *const *dsts, const void *const *srcs,
+                                       const size_t *sizes, size_t count,
+                                       struct cudaMemcpyAttributes *attrs, size_t *attrsIdxs,
+                                       size_t numAttrs, cudaStream_t stream, rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_memcpy_batch(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, stream,
+                                       self));
+}
+
 RT_API cudaError_t cudaMemcpyBatchAsync(void *const *dsts, const void *const *srcs,
                                         const size_t *sizes, size_t count,
                                         struct cudaMemcpyAttributes *attrs, size_t *attrsIdxs,
                                         size_t numAttrs, cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memcpy_batch(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, stream));
+    RT_FORWARD(rt_memcpy_batch_api(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, stream,
+                                   RT_SELF));
 }
 
 RT_API cudaError_t cudaMemcpyBatchAsync_ptsz(void *const *dsts, const void *const *srcs,
@@ -141,15 +152,15 @@ RT_API cudaError_t cudaMemcpyBatchAsync_ptsz(void *const *dsts, const void *cons
                                              size_t *attrsIdxs, size_t numAttrs,
                                              cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memcpy_batch(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, stream));
+    RT_FORWARD(rt_memcpy_batch_api(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, stream,
+                                   RT_SELF));
 }
 
 static cudaError_t rt_memcpy_3d_batch(size_t numOps, struct cudaMemcpy3DBatchOp *opList,
-                                      unsigned long long flags, cudaStream_t stream)
+                                      unsigned long long flags, cudaStream_t stream, rt_api api)
 {
     rt_device *d;
-    cudaError_t e = rt_batch_enter(rt_drv.cuMemcpy3DBatchAsync != NULL, "cudaMemcpy3DBatchAsync",
+    cudaError_t e = rt_batch_enter(rt_drv.cuMemcpy3DBatchAsync != NULL, api,
                                    "cuMemcpy3DBatchAsync", &d);
     if (e != cudaSuccess)
         return e;
@@ -167,18 +178,25 @@ static cudaError_t rt_memcpy_3d_batch(size_t numOps, struct cudaMemcpy3DBatchOp 
                                                            flags, rt_stream(stream, false)));
 }
 
+/* The one body of cudaMemcpy3DBatchAsync and cudaMemcpy3DBatchAsync_ptsz (RT_FORWARD). */
+static cudaError_t rt_memcpy_3d_batch_api(size_t numOps, struct cudaMemcpy3DBatchOp *opList,
+                                          unsigned long long flags, cudaStream_t stream,
+                                          rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_memcpy_3d_batch(numOps, opList, flags, stream, self));
+}
+
 RT_API cudaError_t cudaMemcpy3DBatchAsync(size_t numOps, struct cudaMemcpy3DBatchOp *opList,
                                           unsigned long long flags, cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memcpy_3d_batch(numOps, opList, flags, stream));
+    RT_FORWARD(rt_memcpy_3d_batch_api(numOps, opList, flags, stream, RT_SELF));
 }
 
 RT_API cudaError_t cudaMemcpy3DBatchAsync_ptsz(size_t numOps, struct cudaMemcpy3DBatchOp *opList,
                                                unsigned long long flags, cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memcpy_3d_batch(numOps, opList, flags, stream));
+    RT_FORWARD(rt_memcpy_3d_batch_api(numOps, opList, flags, stream, RT_SELF));
 }
 
 /* ---- one copy with attributes (CUDA 13.5) --------------------------------------------------- */
@@ -193,7 +211,7 @@ RT_API cudaError_t cudaMemcpy3DBatchAsync_ptsz(size_t numOps, struct cudaMemcpy3
  */
 static cudaError_t rt_memcpy_with_attributes(void *dst, const void *src, size_t size,
                                              struct cudaMemcpyAttributes *attr,
-                                             cudaStream_t stream, bool per_thread)
+                                             cudaStream_t stream, bool per_thread, rt_api api)
 {
     if (!attr)
         return cudaErrorInvalidValue;
@@ -206,8 +224,8 @@ static cudaError_t rt_memcpy_with_attributes(void *dst, const void *src, size_t 
         return rt_driver_result(d, rt_drv.cuMemcpyWithAttributesAsync(
                                        (CUdeviceptr)(uintptr_t)dst, (CUdeviceptr)(uintptr_t)src,
                                        size, (CUmemcpyAttributes *)attr, s));
-    if ((e = rt_driver_newer(rt_drv.cuMemcpyBatchAsync != NULL, "cudaMemcpyWithAttributesAsync",
-                             "cuMemcpyBatchAsync")) != cudaSuccess)
+    if ((e = rt_driver_newer(rt_drv.cuMemcpyBatchAsync != NULL, api, "cuMemcpyBatchAsync")) !=
+        cudaSuccess)
         return e;
     CUdeviceptr dsts[1] = { (CUdeviceptr)(uintptr_t)dst };
     CUdeviceptr srcs[1] = { (CUdeviceptr)(uintptr_t)src };
@@ -220,25 +238,33 @@ static cudaError_t rt_memcpy_with_attributes(void *dst, const void *src, size_t 
     return rt_driver_result(d, r);
 }
 
+/* The one body of cudaMemcpyWithAttributesAsync and cudaMemcpyWithAttributesAsync_ptsz
+ * (RT_FORWARD). */
+static cudaError_t rt_memcpy_with_attributes_api(void *dst, const void *src, size_t size,
+                                                 struct cudaMemcpyAttributes *attr,
+                                                 cudaStream_t stream, bool per_thread, rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_memcpy_with_attributes(dst, src, size, attr, stream, per_thread, self));
+}
+
 RT_API cudaError_t cudaMemcpyWithAttributesAsync(void *dst, const void *src, size_t size,
                                                  struct cudaMemcpyAttributes *attr,
                                                  cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memcpy_with_attributes(dst, src, size, attr, stream, false));
+    RT_FORWARD(rt_memcpy_with_attributes_api(dst, src, size, attr, stream, false, RT_SELF));
 }
 
 RT_API cudaError_t cudaMemcpyWithAttributesAsync_ptsz(void *dst, const void *src, size_t size,
                                                       struct cudaMemcpyAttributes *attr,
                                                       cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memcpy_with_attributes(dst, src, size, attr, stream, true));
+    RT_FORWARD(rt_memcpy_with_attributes_api(dst, src, size, attr, stream, true, RT_SELF));
 }
 
 static cudaError_t rt_memcpy_3d_with_attributes(struct cudaMemcpy3DBatchOp *op,
                                                 unsigned long long flags, cudaStream_t stream,
-                                                bool per_thread)
+                                                bool per_thread, rt_api api)
 {
     if (!op)
         return cudaErrorInvalidValue;
@@ -254,8 +280,7 @@ static cudaError_t rt_memcpy_3d_with_attributes(struct cudaMemcpy3DBatchOp *op,
     if (rt_drv.cuMemcpy3DWithAttributesAsync)
         return rt_driver_result(d, rt_drv.cuMemcpy3DWithAttributesAsync(
                                        (CUDA_MEMCPY3D_BATCH_OP *)op, flags, s));
-    if ((e = rt_driver_newer(rt_drv.cuMemcpy3DBatchAsync != NULL,
-                             "cudaMemcpy3DWithAttributesAsync", "cuMemcpy3DBatchAsync")) !=
+    if ((e = rt_driver_newer(rt_drv.cuMemcpy3DBatchAsync != NULL, api, "cuMemcpy3DBatchAsync")) !=
         cudaSuccess)
         return e;
     CUresult r = rt_drv.cuMemcpy3DBatchAsync(1, (CUDA_MEMCPY3D_BATCH_OP *)op, flags, s);
@@ -264,19 +289,27 @@ static cudaError_t rt_memcpy_3d_with_attributes(struct cudaMemcpy3DBatchOp *op,
     return rt_driver_result(d, r);
 }
 
+/* The one body of cudaMemcpy3DWithAttributesAsync and cudaMemcpy3DWithAttributesAsync_ptsz
+ * (RT_FORWARD). */
+static cudaError_t rt_memcpy_3d_with_attributes_api(struct cudaMemcpy3DBatchOp *op,
+                                                    unsigned long long flags, cudaStream_t stream,
+                                                    bool per_thread, rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_memcpy_3d_with_attributes(op, flags, stream, per_thread, self));
+}
+
 RT_API cudaError_t cudaMemcpy3DWithAttributesAsync(struct cudaMemcpy3DBatchOp *op,
                                                    unsigned long long flags, cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memcpy_3d_with_attributes(op, flags, stream, false));
+    RT_FORWARD(rt_memcpy_3d_with_attributes_api(op, flags, stream, false, RT_SELF));
 }
 
 RT_API cudaError_t cudaMemcpy3DWithAttributesAsync_ptsz(struct cudaMemcpy3DBatchOp *op,
                                                         unsigned long long flags,
                                                         cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_memcpy_3d_with_attributes(op, flags, stream, true));
+    RT_FORWARD(rt_memcpy_3d_with_attributes_api(op, flags, stream, true, RT_SELF));
 }
 
 /* ---- prefetches and discards ---------------------------------------------------------------- */
@@ -314,14 +347,35 @@ static cudaError_t rt_range_batch(rt_api api, rt_range_op op, void **dptrs, size
     return rt_driver_result(d, r);
 }
 
+/* The one body of cudaMemPrefetchBatchAsync, cudaMemPrefetchBatchAsync_ptsz,
+ * cudaMemDiscardBatchAsync, cudaMemDiscardBatchAsync_ptsz, cudaMemDiscardAndPrefetchBatchAsync
+ * and cudaMemDiscardAndPrefetchBatchAsync_ptsz (RT_FORWARD). */
+static cudaError_t rt_range_batch_api(rt_api api, rt_range_op op, void **dptrs, size_t *sizes,
+                                      size_t count, struct cudaMemLocation *locs, size_t *locIdxs,
+                                      size_t numLocs, unsigned long long flags,
+                                      cudaStream_t stream, bool per_thread)
+{
+    RT_ENTER_AS(api);
+    RT_RETURN_AS(api, rt_range_batch(api,
+                                   op,
+                                   dptrs,
+                                   sizes,
+                                   count,
+                                   locs,
+                                   locIdxs,
+                                   numLocs,
+                                   flags,
+                                   stream,
+                                   per_thread));
+}
+
 RT_API cudaError_t cudaMemPrefetchBatchAsync(void **dptrs, size_t *sizes, size_t count,
                                              struct cudaMemLocation *prefetchLocs,
                                              size_t *prefetchLocIdxs, size_t numPrefetchLocs,
                                              unsigned long long flags, cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_range_batch(RT_SELF, RT_PREFETCH, dptrs, sizes, count, prefetchLocs,
-                             prefetchLocIdxs, numPrefetchLocs, flags, stream, false));
+    RT_FORWARD(rt_range_batch_api(RT_SELF, RT_PREFETCH, dptrs, sizes, count, prefetchLocs,
+                                  prefetchLocIdxs, numPrefetchLocs, flags, stream, false));
 }
 
 RT_API cudaError_t cudaMemPrefetchBatchAsync_ptsz(void **dptrs, size_t *sizes, size_t count,
@@ -330,25 +384,22 @@ RT_API cudaError_t cudaMemPrefetchBatchAsync_ptsz(void **dptrs, size_t *sizes, s
                                                   size_t numPrefetchLocs,
                                                   unsigned long long flags, cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_range_batch(RT_SELF, RT_PREFETCH, dptrs, sizes, count, prefetchLocs,
-                             prefetchLocIdxs, numPrefetchLocs, flags, stream, true));
+    RT_FORWARD(rt_range_batch_api(RT_SELF, RT_PREFETCH, dptrs, sizes, count, prefetchLocs,
+                                  prefetchLocIdxs, numPrefetchLocs, flags, stream, true));
 }
 
 RT_API cudaError_t cudaMemDiscardBatchAsync(void **dptrs, size_t *sizes, size_t count,
                                             unsigned long long flags, cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_range_batch(RT_SELF, RT_DISCARD, dptrs, sizes, count, NULL, NULL, 0, flags, stream,
-                             false));
+    RT_FORWARD(rt_range_batch_api(RT_SELF, RT_DISCARD, dptrs, sizes, count, NULL, NULL, 0, flags,
+                                  stream, false));
 }
 
 RT_API cudaError_t cudaMemDiscardBatchAsync_ptsz(void **dptrs, size_t *sizes, size_t count,
                                                  unsigned long long flags, cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_range_batch(RT_SELF, RT_DISCARD, dptrs, sizes, count, NULL, NULL, 0, flags, stream,
-                             true));
+    RT_FORWARD(rt_range_batch_api(RT_SELF, RT_DISCARD, dptrs, sizes, count, NULL, NULL, 0, flags,
+                                  stream, true));
 }
 
 RT_API cudaError_t cudaMemDiscardAndPrefetchBatchAsync(void **dptrs, size_t *sizes, size_t count,
@@ -358,9 +409,9 @@ RT_API cudaError_t cudaMemDiscardAndPrefetchBatchAsync(void **dptrs, size_t *siz
                                                        unsigned long long flags,
                                                        cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_range_batch(RT_SELF, RT_DISCARD_AND_PREFETCH, dptrs, sizes, count, prefetchLocs,
-                             prefetchLocIdxs, numPrefetchLocs, flags, stream, false));
+    RT_FORWARD(rt_range_batch_api(RT_SELF, RT_DISCARD_AND_PREFETCH, dptrs, sizes, count,
+                                  prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream,
+                                  false));
 }
 
 RT_API cudaError_t cudaMemDiscardAndPrefetchBatchAsync_ptsz(void **dptrs, size_t *sizes,
@@ -371,7 +422,7 @@ RT_API cudaError_t cudaMemDiscardAndPrefetchBatchAsync_ptsz(void **dptrs, size_t
                                                             unsigned long long flags,
                                                             cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_range_batch(RT_SELF, RT_DISCARD_AND_PREFETCH, dptrs, sizes, count, prefetchLocs,
-                             prefetchLocIdxs, numPrefetchLocs, flags, stream, true));
+    RT_FORWARD(rt_range_batch_api(RT_SELF, RT_DISCARD_AND_PREFETCH, dptrs, sizes, count,
+                                  prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream,
+                                  true));
 }

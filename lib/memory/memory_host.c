@@ -59,16 +59,21 @@ static cudaError_t rt_host_alloc(void **pHost, size_t size, unsigned int flags)
     return e;
 }
 
+/* The one body of cudaMallocHost and cudaHostAlloc (RT_FORWARD). */
+static cudaError_t rt_host_alloc_api(void **pHost, size_t size, unsigned int flags, rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_host_alloc(pHost, size, flags));
+}
+
 RT_API cudaError_t cudaMallocHost(void **ptr, size_t size)
 {
-    RT_ENTER();
-    RT_RETURN(rt_host_alloc(ptr, size, cudaHostAllocDefault));
+    RT_FORWARD(rt_host_alloc_api(ptr, size, cudaHostAllocDefault, RT_SELF));
 }
 
 RT_API cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
 {
-    RT_ENTER();
-    RT_RETURN(rt_host_alloc(pHost, size, flags));
+    RT_FORWARD(rt_host_alloc_api(pHost, size, flags, RT_SELF));
 }
 
 RT_API cudaError_t cudaFreeHost(void *ptr)
@@ -270,20 +275,27 @@ static cudaError_t rt_prefetch(const void *devPtr, size_t count, struct cudaMemL
                                                          rt_location(location), flags, stream));
 }
 
+/* The one body of cudaMemPrefetchAsync and cudaMemPrefetchAsync_ptsz (RT_FORWARD). */
+static cudaError_t rt_prefetch_api(const void *devPtr, size_t count,
+                                   struct cudaMemLocation location, unsigned int flags,
+                                   CUstream stream, rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_prefetch(devPtr, count, location, flags, stream));
+}
+
 RT_API cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count,
                                         struct cudaMemLocation location, unsigned int flags,
                                         cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_prefetch(devPtr, count, location, flags, rt_stream(stream, false)));
+    RT_FORWARD(rt_prefetch_api(devPtr, count, location, flags, rt_stream(stream, false), RT_SELF));
 }
 
 RT_API cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count,
                                              struct cudaMemLocation location, unsigned int flags,
                                              cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_prefetch(devPtr, count, location, flags, rt_stream(stream, true)));
+    RT_FORWARD(rt_prefetch_api(devPtr, count, location, flags, rt_stream(stream, true), RT_SELF));
 }
 
 static cudaError_t rt_attach(CUstream stream, void *devPtr, size_t length, unsigned int flags)
@@ -296,18 +308,24 @@ static cudaError_t rt_attach(CUstream stream, void *devPtr, size_t length, unsig
                                                              flags));
 }
 
+/* The one body of cudaStreamAttachMemAsync and cudaStreamAttachMemAsync_ptsz (RT_FORWARD). */
+static cudaError_t rt_attach_api(CUstream stream, void *devPtr, size_t length, unsigned int flags,
+                                 rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_attach(stream, devPtr, length, flags));
+}
+
 RT_API cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length,
                                             unsigned int flags)
 {
-    RT_ENTER();
-    RT_RETURN(rt_attach(rt_stream(stream, false), devPtr, length, flags));
+    RT_FORWARD(rt_attach_api(rt_stream(stream, false), devPtr, length, flags, RT_SELF));
 }
 
 RT_API cudaError_t cudaStreamAttachMemAsync_ptsz(cudaStream_t stream, void *devPtr, size_t length,
                                                  unsigned int flags)
 {
-    RT_ENTER();
-    RT_RETURN(rt_attach(rt_stream(stream, true), devPtr, length, flags));
+    RT_FORWARD(rt_attach_api(rt_stream(stream, true), devPtr, length, flags, RT_SELF));
 }
 
 /* ---- pointer attributes --------------------------------------------------------------------- */

@@ -46,30 +46,36 @@ static cudaError_t rt_malloc_async(void **devPtr, size_t size, cudaMemPool_t poo
     return e;
 }
 
+/* The one body of cudaMallocAsync, cudaMallocAsync_ptsz, cudaMallocFromPoolAsync and
+ * cudaMallocFromPoolAsync_ptsz (RT_FORWARD). */
+static cudaError_t rt_malloc_async_api(void **devPtr, size_t size, cudaMemPool_t pool,
+                                       bool from_pool, cudaStream_t stream, bool per_thread,
+                                       rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_malloc_async(devPtr, size, pool, from_pool, stream, per_thread));
+}
+
 RT_API cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_malloc_async(devPtr, size, NULL, false, hStream, false));
+    RT_FORWARD(rt_malloc_async_api(devPtr, size, NULL, false, hStream, false, RT_SELF));
 }
 
 RT_API cudaError_t cudaMallocAsync_ptsz(void **devPtr, size_t size, cudaStream_t hStream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_malloc_async(devPtr, size, NULL, false, hStream, true));
+    RT_FORWARD(rt_malloc_async_api(devPtr, size, NULL, false, hStream, true, RT_SELF));
 }
 
 RT_API cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool,
                                            cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_malloc_async(ptr, size, memPool, true, stream, false));
+    RT_FORWARD(rt_malloc_async_api(ptr, size, memPool, true, stream, false, RT_SELF));
 }
 
 RT_API cudaError_t cudaMallocFromPoolAsync_ptsz(void **ptr, size_t size, cudaMemPool_t memPool,
                                                 cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_malloc_async(ptr, size, memPool, true, stream, true));
+    RT_FORWARD(rt_malloc_async_api(ptr, size, memPool, true, stream, true, RT_SELF));
 }
 
 static cudaError_t rt_free_async(void *devPtr, cudaStream_t stream, bool per_thread)
@@ -82,16 +88,22 @@ static cudaError_t rt_free_async(void *devPtr, cudaStream_t stream, bool per_thr
                                                     rt_stream(stream, per_thread)));
 }
 
+/* The one body of cudaFreeAsync and cudaFreeAsync_ptsz (RT_FORWARD). */
+static cudaError_t rt_free_async_api(void *devPtr, cudaStream_t stream, bool per_thread,
+                                     rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_free_async(devPtr, stream, per_thread));
+}
+
 RT_API cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_free_async(devPtr, hStream, false));
+    RT_FORWARD(rt_free_async_api(devPtr, hStream, false, RT_SELF));
 }
 
 RT_API cudaError_t cudaFreeAsync_ptsz(void *devPtr, cudaStream_t hStream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_free_async(devPtr, hStream, true));
+    RT_FORWARD(rt_free_async_api(devPtr, hStream, true, RT_SELF));
 }
 
 /* ---- the pools of a device ------------------------------------------------------------------ */
@@ -330,18 +342,25 @@ static cudaError_t rt_graph_mem_attribute(int device, enum cudaGraphMemAttribute
                                    : rt_drv.cuDeviceGetGraphMemAttribute(target->cu, a, value));
 }
 
+/* The one body of cudaDeviceGetGraphMemAttribute and cudaDeviceSetGraphMemAttribute (RT_FORWARD).
+ * */
+static cudaError_t rt_graph_mem_attribute_api(int device, enum cudaGraphMemAttributeType attr,
+                                              void *value, bool set, rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_graph_mem_attribute(device, attr, value, set));
+}
+
 RT_API cudaError_t cudaDeviceGetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr,
                                                   void *value)
 {
-    RT_ENTER();
-    RT_RETURN(rt_graph_mem_attribute(device, attr, value, false));
+    RT_FORWARD(rt_graph_mem_attribute_api(device, attr, value, false, RT_SELF));
 }
 
 RT_API cudaError_t cudaDeviceSetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr,
                                                   void *value)
 {
-    RT_ENTER();
-    RT_RETURN(rt_graph_mem_attribute(device, attr, value, true));
+    RT_FORWARD(rt_graph_mem_attribute_api(device, attr, value, true, RT_SELF));
 }
 
 RT_API cudaError_t cudaDeviceGraphMemTrim(int device)

@@ -35,16 +35,21 @@ static cudaError_t rt_event_create(cudaEvent_t *event, unsigned flags)
     return e;
 }
 
+/* The one body of cudaEventCreate and cudaEventCreateWithFlags (RT_FORWARD). */
+static cudaError_t rt_event_create_api(cudaEvent_t *event, unsigned flags, rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_event_create(event, flags));
+}
+
 RT_API cudaError_t cudaEventCreate(cudaEvent_t *event)
 {
-    RT_ENTER();
-    RT_RETURN(rt_event_create(event, cudaEventDefault));
+    RT_FORWARD(rt_event_create_api(event, cudaEventDefault, RT_SELF));
 }
 
 RT_API cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags)
 {
-    RT_ENTER();
-    RT_RETURN(rt_event_create(event, flags));
+    RT_FORWARD(rt_event_create_api(event, flags, RT_SELF));
 }
 
 RT_API cudaError_t cudaEventDestroy(cudaEvent_t event)
@@ -75,30 +80,35 @@ static cudaError_t rt_event_record(cudaEvent_t event, cudaStream_t stream, unsig
     return rt_driver_result(d, r);
 }
 
+/* The one body of cudaEventRecord, cudaEventRecord_ptsz, cudaEventRecordWithFlags and
+ * cudaEventRecordWithFlags_ptsz (RT_FORWARD). */
+static cudaError_t rt_event_record_api(cudaEvent_t event, cudaStream_t stream, unsigned flags,
+                                       bool with_flags, bool per_thread, rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_event_record(event, stream, flags, with_flags, per_thread));
+}
+
 RT_API cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_event_record(event, stream, 0, false, false));
+    RT_FORWARD(rt_event_record_api(event, stream, 0, false, false, RT_SELF));
 }
 
 RT_API cudaError_t cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_event_record(event, stream, 0, false, true));
+    RT_FORWARD(rt_event_record_api(event, stream, 0, false, true, RT_SELF));
 }
 
 RT_API cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream,
                                             unsigned int flags)
 {
-    RT_ENTER();
-    RT_RETURN(rt_event_record(event, stream, flags, true, false));
+    RT_FORWARD(rt_event_record_api(event, stream, flags, true, false, RT_SELF));
 }
 
 RT_API cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t event, cudaStream_t stream,
                                                  unsigned int flags)
 {
-    RT_ENTER();
-    RT_RETURN(rt_event_record(event, stream, flags, true, true));
+    RT_FORWARD(rt_event_record_api(event, stream, flags, true, true, RT_SELF));
 }
 
 /* cudaSuccess once the work before the event's last record is done (or it was never recorded);

@@ -82,23 +82,29 @@ static cudaError_t rt_stream_create(cudaStream_t *pStream, unsigned flags, int p
     return e;
 }
 
+/* The one body of cudaStreamCreate, cudaStreamCreateWithFlags and cudaStreamCreateWithPriority
+ * (RT_FORWARD). */
+static cudaError_t rt_stream_create_api(cudaStream_t *pStream, unsigned flags, int priority,
+                                        bool with_priority, rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_stream_create(pStream, flags, priority, with_priority));
+}
+
 RT_API cudaError_t cudaStreamCreate(cudaStream_t *pStream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_stream_create(pStream, cudaStreamDefault, 0, false));
+    RT_FORWARD(rt_stream_create_api(pStream, cudaStreamDefault, 0, false, RT_SELF));
 }
 
 RT_API cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags)
 {
-    RT_ENTER();
-    RT_RETURN(rt_stream_create(pStream, flags, 0, false));
+    RT_FORWARD(rt_stream_create_api(pStream, flags, 0, false, RT_SELF));
 }
 
 RT_API cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int flags,
                                                 int priority)
 {
-    RT_ENTER();
-    RT_RETURN(rt_stream_create(pStream, flags, priority, true));
+    RT_FORWARD(rt_stream_create_api(pStream, flags, priority, true, RT_SELF));
 }
 
 RT_API cudaError_t cudaStreamDestroy(cudaStream_t stream)
@@ -139,16 +145,21 @@ static cudaError_t rt_stream_synchronize(cudaStream_t stream, bool per_thread)
     return rt_driver_result(d, rt_drv.cuStreamSynchronize(rt_stream(stream, per_thread)));
 }
 
+/* The one body of cudaStreamSynchronize and cudaStreamSynchronize_ptsz (RT_FORWARD). */
+static cudaError_t rt_stream_synchronize_api(cudaStream_t stream, bool per_thread, rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_stream_synchronize(stream, per_thread));
+}
+
 RT_API cudaError_t cudaStreamSynchronize(cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_stream_synchronize(stream, false));
+    RT_FORWARD(rt_stream_synchronize_api(stream, false, RT_SELF));
 }
 
 RT_API cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt_stream_synchronize(stream, true));
+    RT_FORWARD(rt_stream_synchronize_api(stream, true, RT_SELF));
 }
 
 /* cudaSuccess when all work of the stream is done, cudaErrorNotReady (not stored as the last
@@ -186,17 +197,23 @@ static cudaError_t rt_stream_wait_event(cudaStream_t stream, cudaEvent_t event, 
                                                         (CUevent)event, flags));
 }
 
+/* The one body of cudaStreamWaitEvent and cudaStreamWaitEvent_ptsz (RT_FORWARD). */
+static cudaError_t rt_stream_wait_event_api(cudaStream_t stream, cudaEvent_t event, unsigned flags,
+                                            bool per_thread, rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_stream_wait_event(stream, event, flags, per_thread));
+}
+
 RT_API cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
 {
-    RT_ENTER();
-    RT_RETURN(rt_stream_wait_event(stream, event, flags, false));
+    RT_FORWARD(rt_stream_wait_event_api(stream, event, flags, false, RT_SELF));
 }
 
 RT_API cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event,
                                             unsigned int flags)
 {
-    RT_ENTER();
-    RT_RETURN(rt_stream_wait_event(stream, event, flags, true));
+    RT_FORWARD(rt_stream_wait_event_api(stream, event, flags, true, RT_SELF));
 }
 
 /* ---- callbacks and host functions ----------------------------------------------------------- */
@@ -238,19 +255,26 @@ static cudaError_t rt_stream_add_callback(cudaStream_t stream, cudaStreamCallbac
     return e;
 }
 
+/* The one body of cudaStreamAddCallback and cudaStreamAddCallback_ptsz (RT_FORWARD). */
+static cudaError_t rt_stream_add_callback_api(cudaStream_t stream, cudaStreamCallback_t callback,
+                                              void *userData, unsigned flags, bool per_thread,
+                                              rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_stream_add_callback(stream, callback, userData, flags, per_thread));
+}
+
 RT_API cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback,
                                          void *userData, unsigned int flags)
 {
-    RT_ENTER();
-    RT_RETURN(rt_stream_add_callback(stream, callback, userData, flags, false));
+    RT_FORWARD(rt_stream_add_callback_api(stream, callback, userData, flags, false, RT_SELF));
 }
 
 RT_API cudaError_t cudaStreamAddCallback_ptsz(cudaStream_t stream,
                                               cudaStreamCallback_t callback, void *userData,
                                               unsigned int flags)
 {
-    RT_ENTER();
-    RT_RETURN(rt_stream_add_callback(stream, callback, userData, flags, true));
+    RT_FORWARD(rt_stream_add_callback_api(stream, callback, userData, flags, true, RT_SELF));
 }
 
 /* cudaHostFn_t and CUhostFn are the same type: the driver calls the user's function itself. */
@@ -267,16 +291,22 @@ static cudaError_t rt_launch_host_func(cudaStream_t stream, cudaHostFn_t fn, voi
                                                        userData));
 }
 
+/* The one body of cudaLaunchHostFunc and cudaLaunchHostFunc_ptsz (RT_FORWARD). */
+static cudaError_t rt_launch_host_func_api(cudaStream_t stream, cudaHostFn_t fn, void *userData,
+                                           bool per_thread, rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_launch_host_func(stream, fn, userData, per_thread));
+}
+
 RT_API cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData)
 {
-    RT_ENTER();
-    RT_RETURN(rt_launch_host_func(stream, fn, userData, false));
+    RT_FORWARD(rt_launch_host_func_api(stream, fn, userData, false, RT_SELF));
 }
 
 RT_API cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t stream, cudaHostFn_t fn, void *userData)
 {
-    RT_ENTER();
-    RT_RETURN(rt_launch_host_func(stream, fn, userData, true));
+    RT_FORWARD(rt_launch_host_func_api(stream, fn, userData, true, RT_SELF));
 }
 
 /*
@@ -287,7 +317,7 @@ RT_API cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t stream, cudaHostFn_t fn,
  * is refused, as NVIDIA's runtime refuses every mode on such a driver.
  */
 static cudaError_t rt_launch_host_func_v2(cudaStream_t stream, cudaHostFn_t fn, void *userData,
-                                          unsigned syncMode, bool per_thread)
+                                          unsigned syncMode, bool per_thread, rt_api api)
 {
     if (!fn || (syncMode != cudaHostTaskBlocking && syncMode != cudaHostTaskSpinWait))
         return cudaErrorInvalidValue;
@@ -299,24 +329,30 @@ static cudaError_t rt_launch_host_func_v2(cudaStream_t stream, cudaHostFn_t fn, 
     if (rt_drv.cuLaunchHostFunc_v2)
         return rt_driver_result(d, rt_drv.cuLaunchHostFunc_v2(s, fn, userData, syncMode));
     if (syncMode != cudaHostTaskBlocking)
-        return rt_driver_newer(false, "cudaLaunchHostFunc_v2 (spin-wait)", "cuLaunchHostFunc v2");
+        return rt_driver_newer(false, api, "cuLaunchHostFunc v2 (for cudaHostTaskSpinWait)");
     RT_TRACE("cudaLaunchHostFunc_v2: blocking sync mode on a driver without cuLaunchHostFunc v2: "
              "answered with cuLaunchHostFunc, which blocks");
     return rt_driver_result(d, rt_drv.cuLaunchHostFunc(s, fn, userData));
 }
 
+/* The one body of cudaLaunchHostFunc_v2 and cudaLaunchHostFunc_v2_ptsz (RT_FORWARD). */
+static cudaError_t rt_launch_host_func_v2_api(cudaStream_t stream, cudaHostFn_t fn, void *userData,
+                                              unsigned syncMode, bool per_thread, rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_launch_host_func_v2(stream, fn, userData, syncMode, per_thread, self));
+}
+
 RT_API cudaError_t cudaLaunchHostFunc_v2(cudaStream_t stream, cudaHostFn_t fn, void *userData,
                                          unsigned int syncMode)
 {
-    RT_ENTER();
-    RT_RETURN(rt_launch_host_func_v2(stream, fn, userData, syncMode, false));
+    RT_FORWARD(rt_launch_host_func_v2_api(stream, fn, userData, syncMode, false, RT_SELF));
 }
 
 RT_API cudaError_t cudaLaunchHostFunc_v2_ptsz(cudaStream_t stream, cudaHostFn_t fn,
                                               void *userData, unsigned int syncMode)
 {
-    RT_ENTER();
-    RT_RETURN(rt_launch_host_func_v2(stream, fn, userData, syncMode, true));
+    RT_FORWARD(rt_launch_host_func_v2_api(stream, fn, userData, syncMode, true, RT_SELF));
 }
 
 /* ---- properties ----------------------------------------------------------------------------- */
@@ -332,16 +368,22 @@ static cudaError_t rt_stream_get_flags(cudaStream_t stream, unsigned *flags, boo
     return rt_driver_result(d, rt_drv.cuStreamGetFlags(rt_stream(stream, per_thread), flags));
 }
 
+/* The one body of cudaStreamGetFlags and cudaStreamGetFlags_ptsz (RT_FORWARD). */
+static cudaError_t rt_stream_get_flags_api(cudaStream_t stream, unsigned *flags, bool per_thread,
+                                           rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_stream_get_flags(stream, flags, per_thread));
+}
+
 RT_API cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int *flags)
 {
-    RT_ENTER();
-    RT_RETURN(rt_stream_get_flags(hStream, flags, false));
+    RT_FORWARD(rt_stream_get_flags_api(hStream, flags, false, RT_SELF));
 }
 
 RT_API cudaError_t cudaStreamGetFlags_ptsz(cudaStream_t hStream, unsigned int *flags)
 {
-    RT_ENTER();
-    RT_RETURN(rt_stream_get_flags(hStream, flags, true));
+    RT_FORWARD(rt_stream_get_flags_api(hStream, flags, true, RT_SELF));
 }
 
 static cudaError_t rt_stream_get_priority(cudaStream_t stream, int *priority, bool per_thread)
@@ -356,16 +398,22 @@ static cudaError_t rt_stream_get_priority(cudaStream_t stream, int *priority, bo
                                                           priority));
 }
 
+/* The one body of cudaStreamGetPriority and cudaStreamGetPriority_ptsz (RT_FORWARD). */
+static cudaError_t rt_stream_get_priority_api(cudaStream_t stream, int *priority, bool per_thread,
+                                              rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_stream_get_priority(stream, priority, per_thread));
+}
+
 RT_API cudaError_t cudaStreamGetPriority(cudaStream_t hStream, int *priority)
 {
-    RT_ENTER();
-    RT_RETURN(rt_stream_get_priority(hStream, priority, false));
+    RT_FORWARD(rt_stream_get_priority_api(hStream, priority, false, RT_SELF));
 }
 
 RT_API cudaError_t cudaStreamGetPriority_ptsz(cudaStream_t hStream, int *priority)
 {
-    RT_ENTER();
-    RT_RETURN(rt_stream_get_priority(hStream, priority, true));
+    RT_FORWARD(rt_stream_get_priority_api(hStream, priority, true, RT_SELF));
 }
 
 /* The runtime's ordinal of the device the stream belongs to (the driver answers a CUdevice). */
@@ -390,16 +438,22 @@ static cudaError_t rt_stream_get_device(cudaStream_t stream, int *device, bool p
     return cudaErrorInvalidDevice;
 }
 
+/* The one body of cudaStreamGetDevice and cudaStreamGetDevice_ptsz (RT_FORWARD). */
+static cudaError_t rt_stream_get_device_api(cudaStream_t stream, int *device, bool per_thread,
+                                            rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_stream_get_device(stream, device, per_thread));
+}
+
 RT_API cudaError_t cudaStreamGetDevice(cudaStream_t hStream, int *device)
 {
-    RT_ENTER();
-    RT_RETURN(rt_stream_get_device(hStream, device, false));
+    RT_FORWARD(rt_stream_get_device_api(hStream, device, false, RT_SELF));
 }
 
 RT_API cudaError_t cudaStreamGetDevice_ptsz(cudaStream_t hStream, int *device)
 {
-    RT_ENTER();
-    RT_RETURN(rt_stream_get_device(hStream, device, true));
+    RT_FORWARD(rt_stream_get_device_api(hStream, device, true, RT_SELF));
 }
 
 static cudaError_t rt_stream_get_id(cudaStream_t stream, unsigned long long *id, bool per_thread)
@@ -413,16 +467,22 @@ static cudaError_t rt_stream_get_id(cudaStream_t stream, unsigned long long *id,
     return rt_driver_result(d, rt_drv.cuStreamGetId(rt_stream(stream, per_thread), id));
 }
 
+/* The one body of cudaStreamGetId and cudaStreamGetId_ptsz (RT_FORWARD). */
+static cudaError_t rt_stream_get_id_api(cudaStream_t stream, unsigned long long *id,
+                                        bool per_thread, rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_stream_get_id(stream, id, per_thread));
+}
+
 RT_API cudaError_t cudaStreamGetId(cudaStream_t hStream, unsigned long long *streamId)
 {
-    RT_ENTER();
-    RT_RETURN(rt_stream_get_id(hStream, streamId, false));
+    RT_FORWARD(rt_stream_get_id_api(hStream, streamId, false, RT_SELF));
 }
 
 RT_API cudaError_t cudaStreamGetId_ptsz(cudaStream_t hStream, unsigned long long *streamId)
 {
-    RT_ENTER();
-    RT_RETURN(rt_stream_get_id(hStream, streamId, true));
+    RT_FORWARD(rt_stream_get_id_api(hStream, streamId, true, RT_SELF));
 }
 
 /* ---- attributes ----------------------------------------------------------------------------- */
@@ -441,18 +501,25 @@ static cudaError_t rt_stream_set_attribute(cudaStream_t stream, cudaStreamAttrID
                                                            (const CUstreamAttrValue *)value));
 }
 
+/* The one body of cudaStreamSetAttribute and cudaStreamSetAttribute_ptsz (RT_FORWARD). */
+static cudaError_t rt_stream_set_attribute_api(cudaStream_t stream, cudaStreamAttrID attr,
+                                               const cudaStreamAttrValue *value, bool per_thread,
+                                               rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_stream_set_attribute(stream, attr, value, per_thread));
+}
+
 RT_API cudaError_t cudaStreamSetAttribute(cudaStream_t hStream, cudaStreamAttrID attr,
                                           const cudaStreamAttrValue *value)
 {
-    RT_ENTER();
-    RT_RETURN(rt_stream_set_attribute(hStream, attr, value, false));
+    RT_FORWARD(rt_stream_set_attribute_api(hStream, attr, value, false, RT_SELF));
 }
 
 RT_API cudaError_t cudaStreamSetAttribute_ptsz(cudaStream_t stream, cudaStreamAttrID attr,
                                                const cudaStreamAttrValue *value)
 {
-    RT_ENTER();
-    RT_RETURN(rt_stream_set_attribute(stream, attr, value, true));
+    RT_FORWARD(rt_stream_set_attribute_api(stream, attr, value, true, RT_SELF));
 }
 
 static cudaError_t rt_stream_get_attribute(cudaStream_t stream, cudaStreamAttrID attr,
@@ -469,18 +536,25 @@ static cudaError_t rt_stream_get_attribute(cudaStream_t stream, cudaStreamAttrID
                                                            (CUstreamAttrValue *)value));
 }
 
+/* The one body of cudaStreamGetAttribute and cudaStreamGetAttribute_ptsz (RT_FORWARD). */
+static cudaError_t rt_stream_get_attribute_api(cudaStream_t stream, cudaStreamAttrID attr,
+                                               cudaStreamAttrValue *value, bool per_thread,
+                                               rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_stream_get_attribute(stream, attr, value, per_thread));
+}
+
 RT_API cudaError_t cudaStreamGetAttribute(cudaStream_t hStream, cudaStreamAttrID attr,
                                           cudaStreamAttrValue *value_out)
 {
-    RT_ENTER();
-    RT_RETURN(rt_stream_get_attribute(hStream, attr, value_out, false));
+    RT_FORWARD(rt_stream_get_attribute_api(hStream, attr, value_out, false, RT_SELF));
 }
 
 RT_API cudaError_t cudaStreamGetAttribute_ptsz(cudaStream_t stream, cudaStreamAttrID attr,
                                                cudaStreamAttrValue *value)
 {
-    RT_ENTER();
-    RT_RETURN(rt_stream_get_attribute(stream, attr, value, true));
+    RT_FORWARD(rt_stream_get_attribute_api(stream, attr, value, true, RT_SELF));
 }
 
 static cudaError_t rt_stream_copy_attributes(cudaStream_t dst, cudaStream_t src, bool per_thread)
@@ -495,14 +569,20 @@ static cudaError_t rt_stream_copy_attributes(cudaStream_t dst, cudaStream_t src,
                                                              rt_stream(src, per_thread)));
 }
 
+/* The one body of cudaStreamCopyAttributes and cudaStreamCopyAttributes_ptsz (RT_FORWARD). */
+static cudaError_t rt_stream_copy_attributes_api(cudaStream_t dst, cudaStream_t src,
+                                                 bool per_thread, rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_RETURN_AS(self, rt_stream_copy_attributes(dst, src, per_thread));
+}
+
 RT_API cudaError_t cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src)
 {
-    RT_ENTER();
-    RT_RETURN(rt_stream_copy_attributes(dst, src, false));
+    RT_FORWARD(rt_stream_copy_attributes_api(dst, src, false, RT_SELF));
 }
 
 RT_API cudaError_t cudaStreamCopyAttributes_ptsz(cudaStream_t dst, cudaStream_t src)
 {
-    RT_ENTER();
-    RT_RETURN(rt_stream_copy_attributes(dst, src, true));
+    RT_FORWARD(rt_stream_copy_attributes_api(dst, src, true, RT_SELF));
 }
