@@ -201,7 +201,10 @@ RT_INLINE __attribute__((always_inline)) void rt_call_end(const char *unused)
  * WithFlags variants, ...): each member is a stub that hands its arguments and its own RT_SELF
  * to the family's body, which enters and leaves with them (RT_ENTER_AS, RT_RETURN_AS).  The
  * stub is then a tail call of a few instructions instead of a counted call of its own, while
- * the trace, the summary and the error lines still name the member that was called. */
+ * the trace, the summary and the error lines still name the member that was called.  Two
+ * members with the same arguments (cudaMemcpyBatchAsync and its _ptsz twin) are then the same
+ * bytes, their labels being relative: a linker folding identical code (--icf) would give them
+ * one address, and so one name, and is not to be used on this library. */
 #define RT_FORWARD(call) RT_SELF_HERE return call
 
 /* ---- trace.c -------------------------------------------------------------------------------- */

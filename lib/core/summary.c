@@ -34,14 +34,17 @@ extern inline void rt_call_end(const char *unused);
 atomic_int rt_summary_level = -1;
 static atomic_bool rt_summary_every;                    /* MINICUDART_SUMMARY=all */
 
-/* Read once; -1 until then.  Called from the counting points through rt_summary_on(). */
+/* Read once; -1 until then.  Called from the counting points through rt_summary_on().  The
+ * first thread to decide wins, and every thread answers what it decided: RT_ENTER's cleanup reads
+ * the level again to know whether its call was opened, so it must never change after that. */
 bool rt_summary_read_env(void)
 {
     const char *v = getenv("MINICUDART_SUMMARY");
-    int on = v && *v && strcmp(v, "0") != 0;
-    atomic_store_explicit(&rt_summary_every, on && strcmp(v, "all") == 0, memory_order_relaxed);
-    atomic_store_explicit(&rt_summary_level, on, memory_order_relaxed);
-    return on;
+    int on = v && *v && strcmp(v, "0") != 0, unread = -1;
+    if (atomic_compare_exchange_strong(&rt_summary_level, &unread, on))
+        atomic_store_explicit(&rt_summary_every, on && strcmp(v, "all") == 0,
+                              memory_order_relaxed);
+    return atomic_load(&rt_summary_level) == 1;
 }
 
 static atomic_ullong rt_loads[3], rt_load_ns[3];        /* SASS, PTX, linked */

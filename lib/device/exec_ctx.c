@@ -448,8 +448,8 @@ static cudaError_t rt_stream_get_dev_resource(rt_api api, cudaStream_t stream,
                                                     (CUdevResourceType)type)
                   : rt_drv.cuCtxGetDevResource(context, (CUdevResource *)resource,
                                                (CUdevResourceType)type);
-    RT_TRACE("cudaStreamGetDevResource(%p): the driver has no cuStreamGetDevResource; answered "
-             "from its %s context: %d", (void *)stream, green ? "green" : "", (int)r);
+    RT_TRACE("%s(%p): the driver has no cuStreamGetDevResource; answered from its %s context: %d",
+             rt_api_name(api), (void *)stream, green ? "green" : "", (int)r);
     return rt_driver_result(d, r);
 }
 

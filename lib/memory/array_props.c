@@ -135,22 +135,22 @@ static cudaError_t rt_sparse_properties(struct cudaArraySparseProperties *out, b
 /* The one body of cudaArrayGetSparseProperties and cudaMipmappedArrayGetSparseProperties
  * (RT_FORWARD). */
 static cudaError_t rt_sparse_properties_api(struct cudaArraySparseProperties *out, bool mipmapped,
-                                            const void *handle, rt_api api, rt_api self)
+                                            const void *handle, rt_api api)
 {
-    RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_sparse_properties(out, mipmapped, handle, api));
+    RT_ENTER_AS(api);
+    RT_RETURN_AS(api, rt_sparse_properties(out, mipmapped, handle, api));
 }
 
 RT_API cudaError_t cudaArrayGetSparseProperties(struct cudaArraySparseProperties *sparseProperties,
                                                 cudaArray_t array)
 {
-    RT_FORWARD(rt_sparse_properties_api(sparseProperties, false, array, RT_SELF, RT_SELF));
+    RT_FORWARD(rt_sparse_properties_api(sparseProperties, false, array, RT_SELF));
 }
 
 RT_API cudaError_t cudaMipmappedArrayGetSparseProperties(
     struct cudaArraySparseProperties *sparseProperties, cudaMipmappedArray_t mipmap)
 {
-    RT_FORWARD(rt_sparse_properties_api(sparseProperties, true, mipmap, RT_SELF, RT_SELF));
+    RT_FORWARD(rt_sparse_properties_api(sparseProperties, true, mipmap, RT_SELF));
 }
 
 /* ---- memory requirements -------------------------------------------------------------------- */
@@ -194,23 +194,21 @@ static cudaError_t rt_memory_requirements(struct cudaArrayMemoryRequirements *ou
  * (RT_FORWARD). */
 static cudaError_t rt_memory_requirements_api(struct cudaArrayMemoryRequirements *out,
                                               bool mipmapped, const void *handle, int device,
-                                              rt_api api, rt_api self)
+                                              rt_api api)
 {
-    RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_memory_requirements(out, mipmapped, handle, device, api));
+    RT_ENTER_AS(api);
+    RT_RETURN_AS(api, rt_memory_requirements(out, mipmapped, handle, device, api));
 }
 
 RT_API cudaError_t cudaArrayGetMemoryRequirements(
     struct cudaArrayMemoryRequirements *memoryRequirements, cudaArray_t array, int device)
 {
-    RT_FORWARD(rt_memory_requirements_api(memoryRequirements, false, array, device, RT_SELF,
-                                          RT_SELF));
+    RT_FORWARD(rt_memory_requirements_api(memoryRequirements, false, array, device, RT_SELF));
 }
 
 RT_API cudaError_t cudaMipmappedArrayGetMemoryRequirements(
     struct cudaArrayMemoryRequirements *memoryRequirements, cudaMipmappedArray_t mipmap,
     int device)
 {
-    RT_FORWARD(rt_memory_requirements_api(memoryRequirements, true, mipmap, device, RT_SELF,
-                                          RT_SELF));
+    RT_FORWARD(rt_memory_requirements_api(memoryRequirements, true, mipmap, device, RT_SELF));
 }

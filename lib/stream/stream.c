@@ -330,8 +330,8 @@ static cudaError_t rt_launch_host_func_v2(cudaStream_t stream, cudaHostFn_t fn, 
         return rt_driver_result(d, rt_drv.cuLaunchHostFunc_v2(s, fn, userData, syncMode));
     if (syncMode != cudaHostTaskBlocking)
         return rt_driver_newer(false, api, "cuLaunchHostFunc v2 (for cudaHostTaskSpinWait)");
-    RT_TRACE("cudaLaunchHostFunc_v2: blocking sync mode on a driver without cuLaunchHostFunc v2: "
-             "answered with cuLaunchHostFunc, which blocks");
+    RT_TRACE("%s: blocking sync mode on a driver without cuLaunchHostFunc v2: answered with "
+             "cuLaunchHostFunc, which blocks", rt_api_name(api));
     return rt_driver_result(d, rt_drv.cuLaunchHostFunc(s, fn, userData));
 }
 
