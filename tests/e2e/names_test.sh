@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # names_test.sh STATIC_PROGRAM SHARED_PROGRAM: tests/e2e/names.c on libminicudart.a and on
 # libcudart.so.13, with the trace on.  After each "names: call NAME", every trace line that names
-# a call ("error ... from X", "X: the driver has no ...") must name NAME, each case must have
-# failed and left an error line, and the two libraries' transcripts of those lines must be the
-# same.  Then the shared library's exit summary (MINICUDART_SUMMARY=all) must list the functions
-# by their names, none as "a runtime call".
+# a call ("error ... from X", "X: the driver has no ...", "X(args): ...") must name NAME, each
+# case must have failed and left an error line, and the two libraries' transcripts of those
+# lines must be the same.  Then the shared library's exit summary (MINICUDART_SUMMARY=all) must
+# list the functions by their names, none as "a runtime call".
 set -u
 fail() { echo "names: $*"; exit 1; }
 check() {   # check TRANSCRIPT: prints the trace lines that name a call, NAME: LINE
@@ -24,6 +24,11 @@ check() {   # check TRANSCRIPT: prints the trace lines that name a call, NAME: L
         }
         /^minicudart: [A-Za-z_0-9]+: the driver / {
             called = substr($2, 1, length($2) - 1)
+            if (called != name) { print "FAIL " name ": " $0; bad = 1 } else print name ": " $0
+            next
+        }
+        /^minicudart: (cuda|__cuda)[A-Za-z_0-9]*\(/ {   # "NAME(args): ..." lines name the call too
+            called = $2; sub(/\(.*/, "", called)
             if (called != name) { print "FAIL " name ": " $0; bad = 1 } else print name ": " $0
         }
         END { if (!done) print "FAIL the program did not finish"; exit bad || !done }
