@@ -232,7 +232,6 @@ cudaError_t rt_driver_newer(bool present, rt_api api, const char *entry)
         return cudaSuccess;
     RT_TRACE("%s: the driver (%d) has no %s, and the runtime cannot answer without it: "
              "cudaErrorCallRequiresNewerDriver, as NVIDIA's runtime answers", rt_api_name(api),
-             rt_drv.version,
-             entry);
+             rt_drv.version, entry);
     return cudaErrorCallRequiresNewerDriver;
 }
