@@ -379,9 +379,18 @@ cudaError_t rt_launch_with(rt_kernel *k, dim3 grid, dim3 block, void **args, siz
 {
     /* A registered kernel has its module; a library's kernel (library.c) has none, and is asked
      * for only then, so the common case pays nothing for it. */
-    if (k && __atomic_load_n(&k->module, __ATOMIC_ACQUIRE))
-        return rt_launch_resolved(k, grid, block, args, shared, stream, per_thread, opt);
-    return rt_launch_library_kernel(k, grid, block, args, shared, stream, per_thread, opt);
+    rt_module *m = k ? __atomic_load_n(&k->module, __ATOMIC_ACQUIRE) : NULL;
+    if (!m)
+        return rt_launch_library_kernel(k, grid, block, args, shared, stream, per_thread, opt);
+    /* The module stays loaded until the driver has the launch: a dlclose of the kernel's
+     * library on another thread waits for it (load/module_use.c). */
+    rt_module_held held;
+    cudaError_t e = rt_module_hold(m, &held);
+    if (e != cudaSuccess)
+        return e;
+    e = rt_launch_resolved(k, grid, block, args, shared, stream, per_thread, opt);
+    rt_module_release(&held);
+    return e;
 }
 
 cudaError_t rt_launch(rt_kernel *k, dim3 grid, dim3 block, void **args, size_t shared,

@@ -77,7 +77,8 @@ struct rt_module {
     bool ended;                   /* __cudaRegisterFatBinaryEnd seen */
     bool in_program;              /* the main program's, not a shared library's */
     atomic_bool unregistered;
-    bool unloaded;                /* its library was unloaded (dlclose): names are gone */
+    atomic_bool unloaded;         /* its library was unloaded (dlclose): names are gone; set
+                                   * before the unload, which launches check (module_use.c) */
     rt_kernel *kernels;           /* registration order, reversed */
     rt_var *vars;
     rt_module_dev *dev;           /* [rt_slot_count], allocated at first load */
@@ -203,6 +204,33 @@ bool rt_module_eager(void);
 /* Device address and size of a registered variable on device d. */
 cudaError_t rt_var_address(rt_var *v, rt_device *d, CUdeviceptr *ptr, size_t *size);
 
+
+/* ---- module_use.c: the launches in flight, which an unload waits for ----------------------- */
+
+enum { RT_MODULE_HOLD_DEPTH = 4 };
+/* A thread's marks: the modules its launches in flight use, innermost last. */
+typedef struct rt_module_user {
+    _Atomic(rt_module *) held[RT_MODULE_HOLD_DEPTH];
+    unsigned depth;               /* the thread's own */
+    atomic_bool taken;            /* by a live thread */
+    struct rt_module_user *next;  /* the list of every record, never shortened */
+} rt_module_user;
+typedef struct rt_module_held {
+    rt_module_user *user;
+    unsigned slot;
+} rt_module_held;
+/* Marks module m as in use by this thread's launch until rt_module_release: its unload waits.
+ * cudaErrorInvalidResourceHandle when m's library is being unloaded (nothing held then);
+ * cudaErrorMemoryAllocation or cudaErrorNotSupported when no mark could be made. */
+cudaError_t rt_module_hold(rt_module *m, rt_module_held *held);
+RT_INLINE void rt_module_release(const rt_module_held *held)
+{
+    atomic_store_explicit(&held->user->held[held->slot], NULL, memory_order_release);
+    held->user->depth--;
+}
+/* Returns when no launch of another thread holds m (m->unloaded set first), or after a bound
+ * that module_use.c explains. */
+void rt_module_wait_users(rt_module *m);
 
 /* ---- library.c ------------------------------------------------------------------------------- */
 

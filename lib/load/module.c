@@ -150,6 +150,10 @@ static cudaError_t rt_module_bind_managed(rt_module *m, rt_module_dev *md)
 static cudaError_t rt_module_ensure_locked(rt_module *m, rt_device *d, rt_module_dev **out)
 {
     uint64_t generation = atomic_load(&d->generation);
+    /* A closed library's image is unmapped: never loaded again (a kernel looked up before the
+     * close, outside a launch, gets here). */
+    if (atomic_load(&m->unloaded))
+        return cudaErrorInvalidResourceHandle;
     if (!m->dev) {
         m->dev = calloc((size_t)rt_slot_count, sizeof *m->dev);
         if (!m->dev)
@@ -346,7 +350,12 @@ static void rt_module_unload_from(rt_module *m, size_t slot)
  * and no driver call may be made (core/lifetime.c). */
 void rt_module_unload(rt_module *m)
 {
-    if (!m->dev || atomic_load(&rt_forked))
+    if (atomic_load(&rt_forked))
+        return;
+    /* m->unloaded is set: no launch begins on m from here, and those in flight (one may be
+     * loading m right now) are waited for, before the driver frees what they use. */
+    rt_module_wait_users(m);
+    if (!m->dev)
         return;
     for (int slot = 0; slot < rt_slot_count; slot++)
         rt_module_unload_from(m, (size_t)slot);

@@ -536,7 +536,7 @@ RT_API void __cudaUnregisterFatBinary(void **fatCubinHandle)
     bool exiting = m->in_program || atomic_load(&rt_unloading);
     bool unloaded = !exiting;
     if (unloaded) {
-        m->unloaded = true;
+        atomic_store(&m->unloaded, true);   /* before the unload, which launches check */
         rt_module_forget(m);
     }
     pthread_mutex_unlock(&rt_registry_lock);

@@ -53,7 +53,8 @@ typedef struct fake_module {
     unsigned global_count, global_cap;
     void *ctx;                   /* the fake_ctx it was loaded into */
     int dead;                    /* unloaded, or its context was reset */
-    int library_unloaded;        /* dead because its library was unloaded (fake_launch_run) */
+    int freed;                   /* dead by cuModuleUnload or cuLibraryUnload, not by a reset:
+                                  * its functions are freed (fake_launch_run) */
 } fake_module;
 
 /* Loads `image` (cubin ELF or NUL-terminated PTX text) into m, which must be zeroed.  Returns 0,

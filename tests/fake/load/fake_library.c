@@ -258,7 +258,7 @@ static CUresult CUDAAPI f_cuLibraryUnload(CUlibrary library)
         l->image->dead = 1;
         for (size_t i = 0; i < l->loaded.count; i++) {
             ((fake_module *)l->loaded.items[i])->dead = 1;
-            ((fake_module *)l->loaded.items[i])->library_unloaded = 1;
+            ((fake_module *)l->loaded.items[i])->freed = 1;
         }
     }
     return fake_leave(rc);

@@ -95,8 +95,10 @@ static CUresult CUDAAPI f_cuModuleUnload(CUmodule module)
         rc = fake_need_init();
     if (rc == CUDA_SUCCESS && (!(m = fake_find_module(module)) || m->dead))
         rc = CUDA_ERROR_INVALID_HANDLE;
-    if (rc == CUDA_SUCCESS)
+    if (rc == CUDA_SUCCESS) {
         m->dead = 1;  /* kept, so that stale handles are detected instead of crashing */
+        m->freed = 1; /* but its functions are gone: fake_refuse_freed_function_launch */
+    }
     return fake_leave(rc);
 }
 
@@ -286,17 +288,20 @@ fake_host_kernel fake_host_kernel_for(const char *name)
     return NULL;
 }
 
-/* The driver frees a library's functions with the library: a launch of one after cuLibraryUnload
- * reads freed memory inside the driver (H200, driver 580, 2026-12-02: SIGSEGV at address 0x68,
- * a launch racing the unload).  The fake stops the process the same way, with a message, so
- * that a runtime which hands the driver such a function fails here as it would on the GPU. */
-static void fake_refuse_unloaded_library_launch(CUfunction func)
+/* The driver frees a module's functions with the module, and a library's with the library: a
+ * launch of one after cuModuleUnload or cuLibraryUnload reads freed memory inside the driver
+ * (H200, driver 580, 2026-12-02: SIGSEGV at address 0x68, a launch racing cudaLibraryUnload;
+ * a signal 11 in launches racing the dlclose of their kernel's library).  The fake stops the
+ * process the same way, with a message, so that a runtime which hands the driver such a
+ * function fails here as it would on the GPU.  A function of a context that was reset only
+ * gets CUDA_ERROR_INVALID_HANDLE. */
+static void fake_refuse_freed_function_launch(CUfunction func)
 {
     fake_kernel *k = fake_find_kernel(func);
-    if (!k || !k->module->library_unloaded)
+    if (!k || !k->module->freed)
         return;
-    fprintf(stderr, "fakecuda: FATAL: a launch of %s, a function of an unloaded library (the "
-                    "driver crashes here)\n", k->name);
+    fprintf(stderr, "fakecuda: FATAL: a launch of %s, a function of an unloaded module or "
+                    "library (the driver crashes here)\n", k->name);
     abort();
 }
 
@@ -310,7 +315,7 @@ CUresult fake_launch_run(CUresult rc, CUfunction func, const unsigned grid[3],
     if (rc == CUDA_SUCCESS)
         rc = fake_need_ctx(&ctx);
     if (rc == CUDA_SUCCESS && (rc = fake_live_kernel(func, &k)) != CUDA_SUCCESS)
-        fake_refuse_unloaded_library_launch(func);
+        fake_refuse_freed_function_launch(func);
     if (rc == CUDA_SUCCESS && k->module->ctx != fake_ctx_base(ctx))
         rc = CUDA_ERROR_INVALID_HANDLE;
     if (rc == CUDA_SUCCESS)
