@@ -71,7 +71,9 @@ long fatbin_file_dynamic(const uint8_t *file, size_t size, fatbin_dynamic_cb on_
     long count = 0;
     for (size_t i = 1; i < elf.shnum; i++) {
         fb_shdr sh;
-        linked dyn;
+        /* Zeroed: open_linked sets it, but gcc -O3 without LTO cannot see that its error path
+         * never answers FATBIN_OK, and warns. */
+        linked dyn = {0};
         if (fatbin_elf_section(&elf, i, &sh, err) != FATBIN_OK)
             return FATBIN_BAD;
         if (sh.type != SHT_DYNAMIC)
