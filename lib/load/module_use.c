@@ -44,12 +44,17 @@ static pthread_key_t rt_module_user_key;
 static pthread_once_t rt_module_user_once = PTHREAD_ONCE_INIT;
 static bool rt_module_user_key_ok;
 
-/* At the thread's end: the record is free for the next thread that launches.  The pointer is
- * cleared too: a destructor that runs after this one and launches takes a record again, which
- * the key gives back in its next round. */
+/* At the thread's end: the record is free for the next thread that launches.  Its marks are
+ * cleared: none is left but by a thread that ended inside a launch (cancelled, or exiting from
+ * a trace hook), whose launch will never reach the driver now.  The pointer is cleared too: a
+ * destructor that runs after this one and launches takes a record again, which the key gives
+ * back in its next round. */
 static void rt_module_user_end(void *p)
 {
     rt_module_user *u = p;
+    for (unsigned slot = 0; slot < RT_MODULE_HOLD_DEPTH; slot++)
+        atomic_store_explicit(&u->held[slot], NULL, memory_order_release);
+    u->depth = 0;
     if (rt_module_me == u)
         rt_module_me = NULL;
     atomic_store_explicit(&u->taken, false, memory_order_release);
