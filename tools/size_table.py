@@ -22,7 +22,6 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 
 
 def run(*cmd):
@@ -59,7 +58,10 @@ def link_map(build, plain=False):
         command = [a.replace("minicudart_objects_shared.dir", "minicudart_objects.dir")
                     .replace("fatbin_parse_dl_lto.dir", "fatbin_parse_dl.dir")
                    for a in command if not a.startswith("-flto") and a != "-fno-fat-lto-objects"]
-    tmp = tempfile.mkdtemp(prefix="size_table.")
+    # In the build tree, not a temporary folder: the caller reads the library after, and a
+    # second run replaces it instead of leaving another folder behind.
+    tmp = os.path.abspath(os.path.join(build, "size_table_plain" if plain else "size_table"))
+    os.makedirs(tmp, exist_ok=True)
     out = os.path.join(tmp, "libcudart.so.13")
     mapfile = os.path.join(tmp, "map.txt")
     i = command.index("-o")
