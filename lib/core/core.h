@@ -117,11 +117,14 @@ const char *rt_error_name(cudaError_t e);
 
 /* Records e as the calling thread's last error (when it is not cudaSuccess), traces it with the
  * name of the API call that raised it, and returns it.  Every public entry point leaves through
- * this, so the last-error rules hold by construction.  Success, the common case on the launch
- * path, costs a compare: the call happens only for a failure. */
+ * rt_exit, which also closes the call RT_ENTER opened (below), so the last-error rules hold by
+ * construction.  Success, the common case on the launch path, costs a compare: the call to
+ * rt_exit_error happens only for a failure. */
 cudaError_t rt_exit_error(rt_api api, cudaError_t e);
+RT_INLINE void rt_call_end(void);
 RT_INLINE cudaError_t rt_exit(rt_api api, cudaError_t e)
 {
+    rt_call_end();
     return e == cudaSuccess ? e : rt_exit_error(api, e);
 }
 #define RT_RETURN(e) return rt_exit(RT_SELF, (e))
@@ -166,12 +169,18 @@ typedef void rt_summary_census_hook(struct rt_summary_census *out);
 void rt_summary_set_census(rt_summary_census_hook *hook);
 
 /* Runtime calls by function, with their host time.  Every public entry point begins with
- * RT_ENTER(): with the summary on, it opens a clock for the call on the calling thread, which the
- * compiler closes at every return, through the cleanup attribute, so that no return path escapes
- * it.  A public function called from inside another is not counted again: the outermost call owns
- * the time.  The counts are kept in summary.c's table, by the call's RT_SELF.  Off, entry costs
- * the relaxed load and branch of rt_summary_on, exit another.  (Each function once had a record
- * of its own and kept the clock on its stack: about 20 bytes more in each of 460 functions.) */
+ * RT_ENTER(): with the summary on, it opens a clock for the call on the calling thread, and every
+ * way out of the function closes it: RT_RETURN and the other closing macros below, which are the
+ * only returns a public function has (tools/entry_returns.py checks lib/ for any other, as a
+ * test).  A public function called from inside another is not counted again: the outermost call
+ * owns the time.  The counts are kept in summary.c's table, by the call's RT_SELF.  Off, entry
+ * costs the relaxed load and branch of rt_summary_on, exit another.
+ *
+ * The clock was once closed by a cleanup attribute on a variable of RT_ENTER, which the compiler
+ * runs at every return.  That needs no discipline at the returns, but it runs after the returned
+ * value is computed, so no public function could end in a tail call: each kept a frame to come
+ * back to, about 14 bytes more in each of 299 functions (4 KB of the library built for size).
+ * Closed by the return itself, `return rt_exit(self, e)` is a jump. */
 void rt_call_begin_counted(rt_api self);
 void rt_call_end_counted(void);
 RT_INLINE void rt_call_begin(rt_api self)
@@ -179,23 +188,34 @@ RT_INLINE void rt_call_begin(rt_api self)
     if (rt_summary_on())
         rt_call_begin_counted(self);
 }
-/* The cleanup of RT_ENTER's variable, which holds nothing: rt_call_begin turned the summary's
- * level from "not read" into on or off, so the two agree on whether this call was opened.  A
- * build for speed left it a call on every return (gcc 12, -O3, LTO), hence always_inline there. */
+/* rt_call_begin turned the summary's level from "not read" into on or off, so the two agree on
+ * whether this call was opened.  A build for speed left it a call on every return (gcc 12, -O3,
+ * LTO), hence always_inline there. */
 #ifdef __OPTIMIZE_SIZE__
-RT_INLINE void rt_call_end(const char *unused)
+RT_INLINE void rt_call_end(void)
 #else
-RT_INLINE __attribute__((always_inline)) void rt_call_end(const char *unused)
+RT_INLINE __attribute__((always_inline)) void rt_call_end(void)
 #endif
 {
-    (void)unused;
     if (atomic_load_explicit(&rt_summary_level, memory_order_relaxed) == 1)
         rt_call_end_counted();
 }
 #define RT_ENTER() RT_SELF_HERE RT_ENTER_AS(RT_SELF)
-#define RT_ENTER_AS(self)                                                                         \
-    const char rt_call_ __attribute__((cleanup(rt_call_end), unused)) = (rt_call_begin(self), 0)
+#define RT_ENTER_AS(self) rt_call_begin(self)
 #define RT_RETURN_AS(self, e) return rt_exit((self), (e))
+/* The returns of public functions that answer something other than a cudaError_t (the value is
+ * computed inside the call's clock), and of the void ones. */
+#define RT_RETURN_VALUE(v)                                                                        \
+    do {                                                                                          \
+        __typeof__(v) rt_value_ = (v);                                                            \
+        rt_call_end();                                                                            \
+        return rt_value_;                                                                         \
+    } while (0)
+#define RT_RETURN_VOID()                                                                          \
+    do {                                                                                          \
+        rt_call_end();                                                                            \
+        return;                                                                                   \
+    } while (0)
 
 /* A family of public functions with one body (a function and its _ptsz or _ptds twin, the
  * WithFlags variants, ...): each member is a stub that hands its arguments and its own RT_SELF

@@ -206,7 +206,7 @@ RT_API cudaError_t cudaDriverGetVersion(int *driverVersion)
      * cuInit still reports its version. */
     rt_driver_load();
     *driverVersion = rt_drv.version;
-    return cudaSuccess;
+    RT_RETURN(cudaSuccess);
 }
 
 RT_API cudaError_t cudaRuntimeGetVersion(int *runtimeVersion)
@@ -215,7 +215,7 @@ RT_API cudaError_t cudaRuntimeGetVersion(int *runtimeVersion)
     if (!runtimeVersion)
         RT_RETURN(cudaErrorInvalidValue);
     *runtimeVersion = RT_RUNTIME_VERSION;
-    return cudaSuccess;
+    RT_RETURN(cudaSuccess);
 }
 
 cudaError_t rt_driver_optional(bool present, rt_api api, const char *entry)

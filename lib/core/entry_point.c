@@ -137,7 +137,7 @@ RT_API void *__cudaGetProcAddress(void)
 {
     RT_ENTER();
     RT_TRACE("__cudaGetProcAddress: returns NULL, as NVIDIA's runtime does");
-    return NULL;
+    RT_RETURN_VALUE(NULL);
 }
 
 /*

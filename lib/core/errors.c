@@ -99,24 +99,24 @@ RT_API cudaError_t cudaGetLastError(void)
     RT_ENTER();
     cudaError_t e = rt_last_error;
     rt_last_error = cudaSuccess;
-    return e;
+    RT_RETURN_VALUE(e);
 }
 
 RT_API cudaError_t cudaPeekAtLastError(void)
 {
     RT_ENTER();
-    return rt_last_error;
+    RT_RETURN_VALUE(rt_last_error);
 }
 
 RT_API const char *cudaGetErrorName(cudaError_t error)
 {
     RT_ENTER();
-    return rt_error_name(error);
+    RT_RETURN_VALUE(rt_error_name(error));
 }
 
 RT_API const char *cudaGetErrorString(cudaError_t error)
 {
     RT_ENTER();
     int row = rt_error_row(error);
-    return row >= 0 ? rt_error_nth(rt_error_messages, row) : "unrecognized error code";
+    RT_RETURN_VALUE(row >= 0 ? rt_error_nth(rt_error_messages, row) : "unrecognized error code");
 }

@@ -29,7 +29,7 @@
 /* The external definition of these inline helpers of core/core.h (RT_INLINE, core/core.h). */
 extern inline bool rt_summary_on(void);
 extern inline void rt_call_begin(rt_api self);
-extern inline void rt_call_end(const char *unused);
+extern inline void rt_call_end(void);
 
 atomic_int rt_summary_level = -1;
 static atomic_bool rt_summary_every;                    /* MINICUDART_SUMMARY=all */

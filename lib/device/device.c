@@ -509,7 +509,7 @@ RT_API cudaError_t cudaGetDeviceCount(int *count)
         /* In a child forked after initialisation NVIDIA's runtime still answers the count
          * (measured on an H200), though every call that needs the driver fails. */
         *count = rt_device_count;
-        return cudaSuccess;
+        RT_RETURN(cudaSuccess);
     }
     cudaError_t e = rt_devices_init();
     if (e == cudaErrorNoDevice)
@@ -576,7 +576,7 @@ RT_API cudaError_t cudaGetDevice(int *device)
     rt_drv.cuCtxGetCurrent(&current);
     int owner = current ? rt_device_of_current(current) : -1;
     *device = owner >= 0 ? owner : rt_thread_default();
-    return cudaSuccess;
+    RT_RETURN(cudaSuccess);
 }
 
 RT_API cudaError_t cudaDeviceSynchronize(void)
@@ -611,7 +611,7 @@ RT_API cudaError_t cudaDeviceReset(void)
         /* A context someone else created: forget only what the runtime keeps for it (by 2, so
          * the generation stays odd: the context itself lives on). */
         atomic_fetch_add(&d->generation, 2);
-        return cudaSuccess;
+        RT_RETURN(cudaSuccess);
     }
     int index = rt_device_index(d);
 
@@ -734,7 +734,7 @@ RT_API cudaError_t cudaGetDeviceFlags(unsigned int *flags)
      * initialisation (0x8) -- but not right after cudaDeviceReset (0x0), until flags are set
      * again (both measured on the H200). */
     *flags = value | (d->flags_reset ? 0 : cudaDeviceMapHost);
-    return cudaSuccess;
+    RT_RETURN(cudaSuccess);
 }
 
 RT_API cudaError_t cudaInitDevice(int device, unsigned int deviceFlags, unsigned int flags)

@@ -126,7 +126,7 @@ RT_API cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config)
     if (!rt_drv.cuCtxSetSharedMemConfig) {
         RT_TRACE("cudaDeviceSetSharedMemConfig(%d): no cuCtxSetSharedMemConfig in the driver; "
                  "banks are fixed at 4 bytes: no effect", (int)config);
-        return cudaSuccess;
+        RT_RETURN(cudaSuccess);
     }
     RT_RETURN(rt_driver_result(d, rt_drv.cuCtxSetSharedMemConfig((CUsharedconfig)config)));
 }
@@ -297,7 +297,7 @@ RT_API cudaError_t cudaDeviceGetByPCIBusId(int *device, const char *pciBusId)
     if (index < 0)
         RT_RETURN(cudaErrorInvalidDevice);
     *device = index;
-    return cudaSuccess;
+    RT_RETURN(cudaSuccess);
 }
 
 /* The rule (NVIDIA does not document its own): only the compute capability of *prop counts.
@@ -317,13 +317,13 @@ RT_API cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *pr
     for (int i = 0; i < rt_device_count; i++) {
         if ((long)rt_devices[i].sm >= wanted) {
             *device = i;
-            return cudaSuccess;
+            RT_RETURN(cudaSuccess);
         }
         if (rt_devices[i].sm > rt_devices[best].sm)
             best = i;
     }
     *device = best;
-    return cudaSuccess;
+    RT_RETURN(cudaSuccess);
 }
 
 /*
@@ -351,7 +351,7 @@ RT_API cudaError_t cudaSetValidDevices(int *device_arr, int len)
         RT_RETURN(e);
     if (len == 0) {
         rt_valid_devices_set(NULL, 0);
-        return cudaSuccess;
+        RT_RETURN(cudaSuccess);
     }
     if (len > rt_device_count || len > RT_VALID_DEVICES_MAX)
         RT_RETURN(cudaErrorInvalidValue);
@@ -360,7 +360,7 @@ RT_API cudaError_t cudaSetValidDevices(int *device_arr, int len)
             RT_RETURN(cudaErrorInvalidDevice);
     rt_valid_devices_set(device_arr, len);
     RT_TRACE("cudaSetValidDevices: %d device(s), first %d", len, device_arr[0]);
-    return cudaSuccess;
+    RT_RETURN(cudaSuccess);
 }
 
 RT_API cudaError_t cudaDeviceFlushGPUDirectRDMAWrites(

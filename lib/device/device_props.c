@@ -195,5 +195,5 @@ RT_API cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int devi
     if (r != CUDA_SUCCESS)
         RT_RETURN(rt_error_from_cu(r));
     *prop = p;
-    return cudaSuccess;
+    RT_RETURN(cudaSuccess);
 }

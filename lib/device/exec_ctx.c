@@ -251,7 +251,7 @@ RT_API cudaError_t cudaGreenCtxCreate(cudaExecutionContext_t *phCtx, cudaDevReso
     rt_greens = g;
     pthread_mutex_unlock(&rt_green_lock);
     *phCtx = (cudaExecutionContext_t)g->context;
-    return cudaSuccess;
+    RT_RETURN(cudaSuccess);
 }
 
 /* Only green contexts made by cudaGreenCtxCreate are the program's to destroy: a primary context

@@ -135,7 +135,7 @@ RT_API cudaError_t cudaDeviceRegisterAsyncNotification(int device, cudaAsyncCall
     RT_TRACE("device %d: async notification callback registered (handle %p)", device,
              (void *)entry);
     *callback = (cudaAsyncCallbackHandle_t)entry;
-    return cudaSuccess;
+    RT_RETURN(cudaSuccess);
 }
 
 /* The device passes to the driver with the registration's handle: whether another device than the
@@ -166,7 +166,7 @@ RT_API cudaError_t cudaDeviceUnregisterAsyncNotification(int device,
     }
     RT_TRACE("device %d: async notification callback %p unregistered", device, (void *)entry);
     free(entry);
-    return cudaSuccess;
+    RT_RETURN(cudaSuccess);
 }
 
 /* ---- the driver's error log ------------------------------------------------------------------ */
@@ -252,7 +252,7 @@ RT_API cudaError_t cudaLogsRegisterCallback(cudaLogsCallback_t callbackFunc, voi
     }
     if (callback_out)
         *callback_out = (cudaLogsCallbackHandle)entry;
-    return cudaSuccess;
+    RT_RETURN(cudaSuccess);
 }
 
 RT_API cudaError_t cudaLogsUnregisterCallback(cudaLogsCallbackHandle callback)
@@ -272,7 +272,7 @@ RT_API cudaError_t cudaLogsUnregisterCallback(cudaLogsCallbackHandle callback)
         RT_RETURN(e);
     }
     free(entry);
-    return cudaSuccess;
+    RT_RETURN(cudaSuccess);
 }
 
 /* flags are documented "reserved for future use, must be 0", but NVIDIA's runtime and the

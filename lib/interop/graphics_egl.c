@@ -202,7 +202,7 @@ RT_API cudaError_t cudaEventCreateFromEGLSync(cudaEvent_t *phEvent, EGLSyncKHR e
     if (r == CUDA_ERROR_NOT_SUPPORTED) {
         RT_TRACE("cudaEventCreateFromEGLSync: not supported on this platform (the driver says "
                  "so); not recorded as the last error");
-        return cudaErrorNotSupported;
+        RT_RETURN_VALUE(cudaErrorNotSupported);
     }
     e = rt_driver_result(d, r);
     if (e == cudaSuccess && !phEvent) {

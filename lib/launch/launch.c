@@ -52,12 +52,12 @@ RT_API unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t 
     RT_ENTER();
     if (rt_config_depth == RT_CONFIG_DEPTH) {
         /* Non-zero makes the call site skip the launch, and then no pop follows. */
-        rt_exit(RT_SELF, cudaErrorInvalidConfiguration);
-        return 1;
+        rt_exit_error(RT_SELF, cudaErrorInvalidConfiguration);
+        RT_RETURN_VALUE(1);
     }
     rt_config_stack[rt_config_depth++] =
         (struct rt_config){ gridDim, blockDim, sharedMem, (cudaStream_t)stream };
-    return 0;
+    RT_RETURN_VALUE(0);
 }
 
 RT_API cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sharedMem,
@@ -73,7 +73,7 @@ RT_API cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, siz
     *blockDim = c->block;
     *sharedMem = c->shared;
     *(cudaStream_t *)stream = c->stream;
-    return cudaSuccess;
+    RT_RETURN(cudaSuccess);
 }
 
 /* ---- step 4: the process-wide kernel handle ------------------------------------------------ */
@@ -92,7 +92,7 @@ RT_API cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *hostFun)
         RT_TRACE("__cudaGetKernel: host function %p is not registered", hostFun);
         RT_RETURN(cudaErrorInvalidDeviceFunction);
     }
-    return cudaSuccess;
+    RT_RETURN(cudaSuccess);
 }
 
 /* ---- steps 7-9 ------------------------------------------------------------------------------ */
@@ -405,16 +405,16 @@ RT_API cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 bl
                                       void **args, size_t sharedMem, cudaStream_t stream)
 {
     RT_ENTER();
-    return rt_launch_exit(RT_SELF, kernel, rt_launch(rt_kernel_find(kernel), gridDim, blockDim,
-                                                      args, sharedMem, stream, false));
+    RT_RETURN_LAUNCH(kernel, rt_launch(rt_kernel_find(kernel), gridDim, blockDim,
+                                       args, sharedMem, stream, false));
 }
 
 RT_API cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
                                            void **args, size_t sharedMem, cudaStream_t stream)
 {
     RT_ENTER();
-    return rt_launch_exit(RT_SELF, kernel, rt_launch(rt_kernel_find(kernel), gridDim, blockDim,
-                                                      args, sharedMem, stream, true));
+    RT_RETURN_LAUNCH(kernel, rt_launch(rt_kernel_find(kernel), gridDim, blockDim,
+                                       args, sharedMem, stream, true));
 }
 
 /* func: a host stub pointer (what <<<>>> and the C++ templates pass) or a cudaKernel_t. */
@@ -422,14 +422,14 @@ RT_API cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDi
                                     size_t sharedMem, cudaStream_t stream)
 {
     RT_ENTER();
-    return rt_launch_exit(RT_SELF, func, rt_launch(rt_kernel_find(func), gridDim, blockDim, args,
-                                                    sharedMem, stream, false));
+    RT_RETURN_LAUNCH(func, rt_launch(rt_kernel_find(func), gridDim, blockDim, args,
+                                     sharedMem, stream, false));
 }
 
 RT_API cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim,
                                          void **args, size_t sharedMem, cudaStream_t stream)
 {
     RT_ENTER();
-    return rt_launch_exit(RT_SELF, func, rt_launch(rt_kernel_find(func), gridDim, blockDim, args,
-                                                    sharedMem, stream, true));
+    RT_RETURN_LAUNCH(func, rt_launch(rt_kernel_find(func), gridDim, blockDim, args,
+                                     sharedMem, stream, true));
 }

@@ -41,8 +41,8 @@ RT_API cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, d
                                                cudaStream_t stream)
 {
     RT_ENTER();
-    return rt_launch_exit(RT_SELF, func, rt_launch_cooperative(func, gridDim, blockDim, args,
-                                                                sharedMem, stream, false));
+    RT_RETURN_LAUNCH(func, rt_launch_cooperative(func, gridDim, blockDim, args,
+                                                 sharedMem, stream, false));
 }
 
 RT_API cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *func, dim3 gridDim,
@@ -50,8 +50,8 @@ RT_API cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *func, dim3 gridD
                                                     cudaStream_t stream)
 {
     RT_ENTER();
-    return rt_launch_exit(RT_SELF, func, rt_launch_cooperative(func, gridDim, blockDim, args,
-                                                                sharedMem, stream, true));
+    RT_RETURN_LAUNCH(func, rt_launch_cooperative(func, gridDim, blockDim, args,
+                                                 sharedMem, stream, true));
 }
 
 static cudaError_t rt_launch_ex(const cudaLaunchConfig_t *config, const void *func, void **args,
@@ -72,12 +72,12 @@ RT_API cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const v
                                        void **args)
 {
     RT_ENTER();
-    return rt_launch_exit(RT_SELF, func, rt_launch_ex(config, func, args, false));
+    RT_RETURN_LAUNCH(func, rt_launch_ex(config, func, args, false));
 }
 
 RT_API cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config, const void *func,
                                             void **args)
 {
     RT_ENTER();
-    return rt_launch_exit(RT_SELF, func, rt_launch_ex(config, func, args, true));
+    RT_RETURN_LAUNCH(func, rt_launch_ex(config, func, args, true));
 }

@@ -317,7 +317,7 @@ RT_API cudaError_t cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncA
     if (!k || k->library_kernel)
         RT_RETURN(cudaErrorInvalidDeviceFunction);
     *kernelPtr = rt_kernel_hand_out(k);
-    return cudaSuccess;
+    RT_RETURN(cudaSuccess);
 }
 
 /* The CUfunction of a kernel in the current context (cudaFunction_t is the driver's CUfunction):
@@ -467,7 +467,7 @@ RT_API cudaError_t cudaFuncGetName(const char **name, const void *func)
     if (!k)
         RT_RETURN(rt_kernel_unknown(func));
     *name = k->name;            /* the mangled device name, as registered */
-    return cudaSuccess;
+    RT_RETURN(cudaSuccess);
 }
 
 RT_API cudaError_t cudaFuncGetParamInfo(const void *func, size_t paramIndex, size_t *paramOffset,
@@ -497,7 +497,7 @@ RT_API cudaError_t cudaFuncGetParamInfo(const void *func, size_t paramIndex, siz
         RT_RETURN(cudaErrorInvalidValue);
     *paramOffset = layout->param[paramIndex].offset;
     *paramSize = layout->param[paramIndex].size;
-    return cudaSuccess;
+    RT_RETURN(cudaSuccess);
 }
 
 /*
@@ -540,7 +540,7 @@ RT_API cudaError_t cudaFuncGetParamCount(const void *func, size_t *paramCount)
     *paramCount = layout->count;
     RT_TRACE("cudaFuncGetParamCount(%s): %u, answered from the parameter layout (the driver has "
              "no cuFuncGetParamCount)", k->name, layout->count);
-    return cudaSuccess;
+    RT_RETURN(cudaSuccess);
 }
 
 /* ---- occupancy ------------------------------------------------------------------------------- */
@@ -578,9 +578,8 @@ RT_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks,
     RT_ENTER();
     /* The C++ occupancy template of the toolkit's headers calls the WithFlags form directly
      * (PROTOCOL.md section 3.10); this entry point serves calls with a plain pointer. */
-    return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize,
-                                                                  dynamicSMemSize,
-                                                                  cudaOccupancyDefault);
+    RT_RETURN_VALUE(cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+        numBlocks, func, blockSize, dynamicSMemSize, cudaOccupancyDefault));
 }
 
 RT_API cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize,

@@ -388,7 +388,7 @@ RT_API void **__cudaRegisterFatBinary(void *fatCubin)
     if (!m || !handle) {
         free(m);
         free(handle);
-        return NULL;
+        RT_RETURN_VALUE(NULL);
     }
     m->handle = handle;
     m->wrapper = fatCubin;
@@ -419,7 +419,7 @@ RT_API void **__cudaRegisterFatBinary(void *fatCubin)
     rt_device_set_init_hook(rt_module_load_at_init);
     rt_summary_set_census(rt_census);
     rt_early_init_start();        /* MINICUDART_EARLY_INIT: the first registration starts it */
-    return handle;
+    RT_RETURN_VALUE(handle);
 }
 
 RT_API void __cudaRegisterFatBinaryEnd(void **fatCubinHandle)
@@ -427,7 +427,7 @@ RT_API void __cudaRegisterFatBinaryEnd(void **fatCubinHandle)
     RT_ENTER();
     rt_module *m = rt_module_of(fatCubinHandle);
     if (!m)
-        return;
+        RT_RETURN_VOID();
     /* With -rdc this follows the callbacks of every object of the link unit (PROTOCOL.md
      * section 4).  Nothing waits for it: each record is usable as soon as its call made it. */
     m->ended = true;
@@ -438,6 +438,7 @@ RT_API void __cudaRegisterFatBinaryEnd(void **fatCubinHandle)
         vars++;
     RT_TRACE("register fatbin %p done: %zu kernels, %zu variables%s", m->wrapper, kernels, vars,
              m->has_managed ? " (managed: loads eagerly)" : "");
+    RT_RETURN_VOID();
 }
 
 /* Points the table entries of m's kernels and variables at NULL, so that their host addresses
@@ -529,7 +530,7 @@ RT_API void __cudaUnregisterFatBinary(void **fatCubinHandle)
     rt_module *m = rt_module_of(fatCubinHandle);
     /* A second unregistration of the same handle finds the flag set and does nothing. */
     if (!m || atomic_exchange(&m->unregistered, true))
-        return;
+        RT_RETURN_VOID();
     pthread_mutex_lock(&rt_registry_lock);
     /* At exit the records stay as they are: static destructors that run between here and the
      * runtime's own exit handler still work, as with NVIDIA's runtime (lifetime.c). */
@@ -546,6 +547,7 @@ RT_API void __cudaUnregisterFatBinary(void **fatCubinHandle)
         rt_module_unload(m);
         rt_module_retire(m);
     }
+    RT_RETURN_VOID();
 }
 
 RT_API void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun, char *deviceFun,
@@ -559,10 +561,10 @@ RT_API void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun, c
     rt_module *m = rt_module_of(fatCubinHandle);
     const char *name = deviceName ? deviceName : deviceFun;
     if (!m || !hostFun || !name)
-        return;
+        RT_RETURN_VOID();
     rt_kernel *k = calloc(1, sizeof *k);
     if (!k)
-        return;
+        RT_RETURN_VOID();
     k->magic = RT_KERNEL_MAGIC;
     k->module = m;
     k->host_fun = hostFun;
@@ -586,6 +588,7 @@ RT_API void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun, c
         RT_TRACE("register kernel %s (host stub %p)", name, (const void *)hostFun);
     else
         free(k);
+    RT_RETURN_VOID();
 }
 
 /* host_var is the key of the symbol APIs: the host shadow's address for a __device__ or
@@ -630,6 +633,7 @@ RT_API void __cudaRegisterVar(void **fatCubinHandle, char *hostVar, char *device
      * finds the variable by name in the loaded module, even a whole-program cubin's local one. */
     rt_register_var(fatCubinHandle, hostVar, deviceName ? deviceName : deviceAddress, size,
                     constant != 0, false);
+    RT_RETURN_VOID();
 }
 
 RT_API void __cudaRegisterManagedVar(void **fatCubinHandle, void **hostVarPtrAddress,
@@ -643,6 +647,7 @@ RT_API void __cudaRegisterManagedVar(void **fatCubinHandle, void **hostVarPtrAdd
      * module is loaded as each context starts (rt_module_load_one), not at its first launch. */
     rt_register_var(fatCubinHandle, hostVarPtrAddress, deviceName ? deviceName : deviceAddress,
                     size, constant != 0, true);
+    RT_RETURN_VOID();
 }
 
 RT_API char __cudaInitModule(void **fatCubinHandle)
@@ -656,13 +661,14 @@ RT_API char __cudaInitModule(void **fatCubinHandle)
      * the driver and retains the device's primary context first. */
     rt_module *m = rt_module_of(fatCubinHandle);
     if (!m)
-        return 1;               /* nothing to initialise: NVIDIA's runtime answers 1 too (H200) */
+        RT_RETURN_VALUE(1);     /* nothing to initialise: NVIDIA's runtime answers 1 too (H200) */
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e == cudaSuccess)
         e = rt_module_ensure(m, d, NULL);
-    rt_exit(RT_SELF, e);
-    return e == cudaSuccess;
+    if (e != cudaSuccess)
+        rt_exit_error(RT_SELF, e);
+    RT_RETURN_VALUE(e == cudaSuccess);
 }
 
 /* ---- the two registrations nvcc 13.0 never emits --------------------------------------------
@@ -695,11 +701,11 @@ RT_API void __cudaRegisterHostVar(void **fatCubinHandle, const char *deviceName,
     if (!m || !deviceName || !hostVar) {
         RT_TRACE("register host variable %s: no module or name: ignored",
                  deviceName ? deviceName : "(null)");
-        return;
+        RT_RETURN_VOID();
     }
     rt_host_var *h = calloc(1, sizeof *h);
     if (!h)
-        return;
+        RT_RETURN_VOID();
     h->name = deviceName;
     h->address = hostVar;
     pthread_mutex_lock(&rt_registry_lock);
@@ -709,6 +715,7 @@ RT_API void __cudaRegisterHostVar(void **fatCubinHandle, const char *deviceName,
     pthread_mutex_unlock(&rt_registry_lock);
     RT_TRACE("register host variable %s at %p, %zu bytes: relocated by the loader", deviceName,
              (void *)hostVar, size);
+    RT_RETURN_VOID();
 }
 
 RT_API void __cudaRegisterUnifiedTable(void **fatCubinHandle, void *functionTable,
@@ -719,7 +726,7 @@ RT_API void __cudaRegisterUnifiedTable(void **fatCubinHandle, void *functionTabl
     rt_module *m = rt_module_of(fatCubinHandle);
     if (!m) {
         RT_TRACE("register unified table: no module: ignored");
-        return;
+        RT_RETURN_VOID();
     }
     pthread_mutex_lock(&rt_registry_lock);
     m->table = (CUlibraryHostUniversalFunctionAndDataTable){
@@ -730,4 +737,5 @@ RT_API void __cudaRegisterUnifiedTable(void **fatCubinHandle, void *functionTabl
     RT_TRACE("register unified table for fatbin %p: functions %p (+%zu), data %p (+%zu): loads "
              "with cuLibraryLoadData", m->wrapper, functionTable, functionWindowSize, dataTable,
              dataWindowSize);
+    RT_RETURN_VOID();
 }

@@ -134,7 +134,7 @@ RT_API struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, i
 {
     RT_ENTER();
     struct cudaChannelFormatDesc d = {x, y, z, w, f};
-    return d;
+    RT_RETURN_VALUE(d);
 }
 
 /* ---- creation and destruction --------------------------------------------------------------- */

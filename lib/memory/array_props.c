@@ -47,7 +47,7 @@ RT_API cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc *desc, struct c
     }
     if (flags)
         *flags = ad.Flags;
-    return cudaSuccess;
+    RT_RETURN(cudaSuccess);
 }
 
 RT_API cudaError_t cudaGetChannelDesc(struct cudaChannelFormatDesc *desc, cudaArray_const_t array)

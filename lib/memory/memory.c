@@ -31,7 +31,7 @@ RT_API cudaError_t cudaMalloc(void **devPtr, size_t size)
         RT_RETURN(e);
     if (size == 0) {
         *devPtr = NULL;
-        return cudaSuccess;
+        RT_RETURN(cudaSuccess);
     }
     CUdeviceptr p = 0;
     e = rt_error_from_cu(rt_drv.cuMemAlloc(&p, size));

@@ -154,7 +154,7 @@ RT_API cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int fl
         RT_RETURN(e);
     if (size == 0) {
         *devPtr = NULL;
-        return cudaSuccess;
+        RT_RETURN(cudaSuccess);
     }
     CUdeviceptr p = 0;
     e = rt_driver_result(d, rt_drv.cuMemAllocManaged(&p, size, flags));

@@ -21,6 +21,7 @@
 RT_INLINE cudaError_t rt_exit_query(rt_api api, cudaError_t e)
 {
     if (e == cudaErrorNotReady) {
+        rt_call_end();
         RT_TRACE("%s: not ready (not stored as the last error)", rt_api_name(api));
         return e;
     }
