@@ -12,7 +12,8 @@ of that thread as nested inside it, and time it as part of it.  So this reads ev
 that is not one of those macros, and every body that can run off its closing brace (a function
 whose last statement is not a return: void functions end with RT_RETURN_VOID()).  It also names
 any #define in DIR whose text returns, other than the closing macros themselves and those listed
-in ALLOWED_DEFINES, since a macro that returns would hide a bare return from the first check.
+in ALLOWED_DEFINES, since a macro that returns would hide a bare return from the first check, and
+any closing macro in a body without RT_ENTER, which would close its caller's call.
 
 Comments and string literals are skipped.  --check exits 1 when anything is named.
 """
@@ -95,6 +96,11 @@ def check_file(path):
         body = re.sub(r"\\\n", " \n", code[start:end])    # a macro's line continuations
         enter = ENTER.search(body)
         if not enter:
+            # A closing macro in a body that opened no call would close its caller's.
+            for c in re.finditer(r"\b(%s)\s*\(" % "|".join(CLOSING), body):
+                faults.append((line_of(code, start + c.start()),
+                               f"{c.group(1)} in a body without RT_ENTER: it closes a call "
+                               "this function did not open"))
             continue
         for r in re.finditer(r"\breturn\b", body):
             faults.append((line_of(code, start + r.start()),
