@@ -24,51 +24,70 @@ struct rt_driver rt_drv;
 static pthread_once_t rt_driver_once = PTHREAD_ONCE_INIT;
 static cudaError_t rt_driver_status = cudaErrorInitializationError;
 
-/* driver_api.def as data: the names in one NUL-separated string, and per entry the ABI version,
- * the cuGetProcAddress flags, whether it may be missing and where its pointer goes in rt_drv.
- * (A loop over data, not a call per entry: the table is on every program's start-up path and
- * in every statically linked binary.) */
-static const char rt_driver_names[] =
-#define DRIVER_FN(name, version) #name "\0"
-#define DRIVER_FN_OPTIONAL(name, version) #name "\0"
-#define DRIVER_FN_PTDS(name, version) #name "\0"
-#define DRIVER_FN_PTSZ(name, version) #name "\0"
-#define DRIVER_FN_NEWER(field, name, version) #name "\0"
-#include "driver_api.def"
-#undef DRIVER_FN
-#undef DRIVER_FN_OPTIONAL
-#undef DRIVER_FN_PTDS
-#undef DRIVER_FN_PTSZ
-#undef DRIVER_FN_NEWER
-    ;
+/* driver_api.def as data, without a pointer or an offset: the names, front coded in one string
+ * (driver_names.h, written from the .def files by tools/gen_driver_names.py), and per entry two
+ * bytes: its ABI version in tens, whether it is asked for with the per-thread-default-stream
+ * flag, and whether it may be missing.  Entry i's pointer is the i-th of struct rt_driver, whose
+ * fields are the same .def rows in the same order, all pointers to functions (checked below).
+ * (A loop over data, not a call per entry: the table is on every program's start-up path and in
+ * every statically linked binary; stored so, it is 3.5 KB smaller than as names and rows.) */
+#include "driver_names.h"
 
-static const struct rt_driver_entry {
-    uint16_t version;
-    uint8_t flags;              /* CU_GET_PROC_ADDRESS_DEFAULT or ..._PER_THREAD_DEFAULT_STREAM */
-    bool optional;
-    uint16_t offset;            /* of the pointer in struct rt_driver */
-} rt_driver_entries[] = {
-#define PER_THREAD CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM
-#define DRIVER_FN(name, version) \
-    { version, CU_GET_PROC_ADDRESS_DEFAULT, false, offsetof(struct rt_driver, name) },
-#define DRIVER_FN_OPTIONAL(name, version) \
-    { version, CU_GET_PROC_ADDRESS_DEFAULT, true, offsetof(struct rt_driver, name) },
-#define DRIVER_FN_PTDS(name, version) \
-    { version, PER_THREAD, false, offsetof(struct rt_driver, name##_ptds) },
-#define DRIVER_FN_PTSZ(name, version) \
-    { version, PER_THREAD, false, offsetof(struct rt_driver, name##_ptsz) },
-#define DRIVER_FN_NEWER(field, name, version) \
-    { version, CU_GET_PROC_ADDRESS_DEFAULT, true, offsetof(struct rt_driver, field) },
+enum { RT_ROW_PER_THREAD = 1 << 14, RT_ROW_OPTIONAL = 1 << 15 };
+#define RT_ROW(version, flags) (uint16_t)((version) / 10 | (flags)),
+static const uint16_t rt_driver_rows[] = {
+#define DRIVER_FN(name, version) RT_ROW(version, 0)
+#define DRIVER_FN_OPTIONAL(name, version) RT_ROW(version, RT_ROW_OPTIONAL)
+#define DRIVER_FN_PTDS(name, version) RT_ROW(version, RT_ROW_PER_THREAD)
+#define DRIVER_FN_PTSZ(name, version) RT_ROW(version, RT_ROW_PER_THREAD)
+#define DRIVER_FN_NEWER(field, name, version) RT_ROW(version, RT_ROW_OPTIONAL)
 #include "driver_api.def"
 #undef DRIVER_FN
 #undef DRIVER_FN_OPTIONAL
 #undef DRIVER_FN_PTDS
 #undef DRIVER_FN_PTSZ
 #undef DRIVER_FN_NEWER
-#undef PER_THREAD
 };
+#undef RT_ROW
 
-_Static_assert(sizeof(struct rt_driver) <= UINT16_MAX, "rt_driver_entry.offset is 16 bits");
+/* Every version fits the row: a multiple of ten below 163,840. */
+#define RT_ROW_FITS(version) \
+    _Static_assert((version) % 10 == 0 && (version) / 10 < RT_ROW_PER_THREAD, "ABI " #version);
+#define DRIVER_FN(name, version) RT_ROW_FITS(version)
+#define DRIVER_FN_OPTIONAL(name, version) RT_ROW_FITS(version)
+#define DRIVER_FN_PTDS(name, version) RT_ROW_FITS(version)
+#define DRIVER_FN_PTSZ(name, version) RT_ROW_FITS(version)
+#define DRIVER_FN_NEWER(field, name, version) RT_ROW_FITS(version)
+#include "driver_api.def"
+#undef DRIVER_FN
+#undef DRIVER_FN_OPTIONAL
+#undef DRIVER_FN_PTDS
+#undef DRIVER_FN_PTSZ
+#undef DRIVER_FN_NEWER
+#undef RT_ROW_FITS
+
+enum { RT_DRIVER_ENTRIES = sizeof rt_driver_rows / sizeof rt_driver_rows[0] };
+_Static_assert(RT_DRIVER_ENTRIES == RT_DRIVER_NAME_COUNT,
+               "driver_names.h is not the .def files': run tools/gen_driver_names.py");
+/* One pointer per row before `version`, none of another size: entry i's slot is pointer i. */
+_Static_assert(offsetof(struct rt_driver, version) == RT_DRIVER_ENTRIES * sizeof(void *),
+               "struct rt_driver is not one function pointer per row of the .def files");
+
+/* The pointer of entry i in rt_drv. */
+static void **rt_driver_slot(size_t i)
+{
+    return (void **)&rt_drv + i;
+}
+
+/* The name after the one in `name` (the buffer holds the previous name, which this one shares
+ * its first byte's count of characters with); returns where the next one begins. */
+static const char *rt_driver_next_name(const char *coded, char name[RT_DRIVER_NAME_SIZE])
+{
+    size_t keep = (unsigned char)*coded++;
+    size_t rest = strlen(coded) + 1;
+    memcpy(name + keep, coded, rest);
+    return coded + rest;
+}
 
 /* Resolves one entry point.  A symbol the driver lacks comes back as CUDA_SUCCESS with a NULL
  * pointer, so both the result and the pointer are checked. */
@@ -93,16 +112,17 @@ static bool rt_driver_resolve(PFN_cuGetProcAddress_v12000 get, const char *name,
  * answers as for a missing entry, instead of calling a function with the wrong signature. */
 static void rt_driver_drop_newer(int version)
 {
-    const char *name = rt_driver_names;
-    for (size_t i = 0; i < sizeof rt_driver_entries / sizeof rt_driver_entries[0]; i++) {
-        const struct rt_driver_entry *entry = &rt_driver_entries[i];
-        void **slot = (void **)((char *)&rt_drv + entry->offset);
-        if (entry->optional && entry->version > version && *slot) {
-            RT_TRACE("driver: %s (ABI %d) is newer than the driver (%d): not used", name,
-                     (int)entry->version, version);
+    const char *coded = rt_driver_names;
+    char name[RT_DRIVER_NAME_SIZE];
+    for (size_t i = 0; i < RT_DRIVER_ENTRIES; i++) {
+        coded = rt_driver_next_name(coded, name);
+        int abi = rt_driver_rows[i] % RT_ROW_PER_THREAD * 10;
+        void **slot = rt_driver_slot(i);
+        if ((rt_driver_rows[i] & RT_ROW_OPTIONAL) && abi > version && *slot) {
+            RT_TRACE("driver: %s (ABI %d) is newer than the driver (%d): not used", name, abi,
+                     version);
             *slot = NULL;
         }
-        name += strlen(name) + 1;
     }
 }
 
@@ -147,13 +167,16 @@ static cudaError_t rt_driver_load_once(void)
 
     span = rt_span_begin();
     bool complete = true;
-    const char *name = rt_driver_names;
-    for (size_t i = 0; i < sizeof rt_driver_entries / sizeof rt_driver_entries[0]; i++) {
-        const struct rt_driver_entry *entry = &rt_driver_entries[i];
-        void **slot = (void **)((char *)&rt_drv + entry->offset);
-        complete &= rt_driver_resolve(get, name, entry->version, entry->flags, entry->optional,
-                                      slot);
-        name += strlen(name) + 1;
+    const char *coded = rt_driver_names;
+    char name[RT_DRIVER_NAME_SIZE];
+    for (size_t i = 0; i < RT_DRIVER_ENTRIES; i++) {
+        coded = rt_driver_next_name(coded, name);
+        uint16_t row = rt_driver_rows[i];
+        complete &= rt_driver_resolve(get, name, row % RT_ROW_PER_THREAD * 10,
+                                      row & RT_ROW_PER_THREAD
+                                          ? CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM
+                                          : CU_GET_PROC_ADDRESS_DEFAULT,
+                                      row & RT_ROW_OPTIONAL, rt_driver_slot(i));
     }
 
     int version = 0;
@@ -161,8 +184,8 @@ static cudaError_t rt_driver_load_once(void)
         rt_drv.cuDriverGetVersion(&version);
     rt_drv.version = version;
     rt_driver_drop_newer(version);
-    RT_SPAN_END(span, "cuGetProcAddress", "\"entries\":%zu,\"version\":%d",
-                sizeof rt_driver_entries / sizeof rt_driver_entries[0], version);
+    RT_SPAN_END(span, "cuGetProcAddress", "\"entries\":%d,\"version\":%d",
+                (int)RT_DRIVER_ENTRIES, version);
     if (rt_drv.cuInit)
         atomic_store(&rt_driver_resolved, true);     /* a fork from now on: lifetime.c */
     if (!complete || version < RT_DRIVER_MIN_VERSION) {
