@@ -80,6 +80,7 @@ def function_bodies(code):
 
 
 def check_file(path):
+    """(the count of bodies with RT_ENTER, [(line, why), ...]) for one file."""
     text = open(path, encoding="utf-8").read()
     code = blank_comments_and_strings(text)
     faults = []
@@ -90,8 +91,9 @@ def check_file(path):
                 faults.append((line_of(code, m.start()),
                                f"#define {m.group(1)} returns: a bare return after RT_ENTER "
                                "could hide in it"))
+    entered = 0
     if not path.endswith(".c"):
-        return faults
+        return entered, faults
     for start, end in function_bodies(code):
         body = re.sub(r"\\\n", " \n", code[start:end])    # a macro's line continuations
         enter = ENTER.search(body)
@@ -102,6 +104,7 @@ def check_file(path):
                                f"{c.group(1)} in a body without RT_ENTER: it closes a call "
                                "this function did not open"))
             continue
+        entered += 1
         for r in re.finditer(r"\breturn\b", body):
             faults.append((line_of(code, start + r.start()),
                            "bare return after RT_ENTER: the call stays open (RT_RETURN, "
@@ -115,7 +118,7 @@ def check_file(path):
             faults.append((line_of(code, end - 1),
                            "the body can run off its end after RT_ENTER (end it with a closing "
                            "macro, e.g. RT_RETURN_VOID())"))
-    return faults
+    return entered, faults
 
 
 def main():
@@ -129,9 +132,9 @@ def main():
         for name in sorted(names):
             if name.endswith((".c", ".h")):
                 path = os.path.join(root, name)
-                code = blank_comments_and_strings(open(path, encoding="utf-8").read())
-                bodies += sum(1 for s, e in function_bodies(code) if ENTER.search(code[s:e]))
-                faults += [(path, line, why) for line, why in check_file(path)]
+                entered, found = check_file(path)
+                bodies += entered
+                faults += [(path, line, why) for line, why in found]
     for path, line, why in faults:
         print(f"{os.path.relpath(path)}:{line}: {why}")
     print(f"{bodies} bodies with RT_ENTER, {len(faults)} open ways out")
