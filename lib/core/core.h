@@ -106,8 +106,10 @@ cudaError_t rt_driver_optional(bool present, rt_api api, const char *entry);
 cudaError_t rt_driver_newer(bool present, rt_api api, const char *entry);
 
 /* The runtime ABI minicudart implements: NVIDIA's CUDA 13.5 (cudaRuntimeGetVersion), whichever
- * toolkit's headers it was built with. */
+ * toolkit's headers it was built with.  The CUDA 12 build sets 12090 first (cuda12/names12.h). */
+#ifndef RT_RUNTIME_VERSION
 #define RT_RUNTIME_VERSION 13050
+#endif
 
 /* ---- errors.c ------------------------------------------------------------------------------- */
 

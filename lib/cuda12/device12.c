@@ -1,0 +1,187 @@
+/*
+ * cuda12/device12.c - devices as CUDA 12.9 sees them: cudaDeviceProp in its 12.9 layout, the
+ * attribute range of 12.9, and the functions 13 removed (cudaThread*, cudaSetDouble*).
+ */
+#include <string.h>
+
+#include "cuda12/cuda12.h"
+
+/* 12.9's attribute range: cudaDevAttrMax is 144 there; 144 (host memory pools), 145 and 147
+ * (partial host atomics) are 13's. */
+#define RT12_DEV_ATTR_MAX 144
+
+RT_API cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device)
+{
+    RT_ENTER();
+    if ((int)attr >= RT12_DEV_ATTR_MAX)
+        RT_RETURN(cudaErrorInvalidValue);
+    /* 96, reserved in 13, is still cudaDevAttrCooperativeMultiDeviceLaunch in 12.9: the driver
+     * answers it (CU_DEVICE_ATTRIBUTE_COOPERATIVE_MULTI_DEVICE_LAUNCH). */
+    RT_RETURN(rt_v13_cudaDeviceGetAttribute(value, attr, device));
+}
+
+/* The eight fields 13 removed, each a driver attribute (13.0's release notes name them). */
+static cudaError_t rt12_removed_fields(struct rt12_device_prop *p, int device)
+{
+    static const struct {
+        size_t offset;
+        enum cudaDeviceAttr attr;
+    } removed[] = {
+        {offsetof(struct rt12_device_prop, clockRate), cudaDevAttrClockRate},
+        {offsetof(struct rt12_device_prop, deviceOverlap), cudaDevAttrGpuOverlap},
+        {offsetof(struct rt12_device_prop, kernelExecTimeoutEnabled),
+         cudaDevAttrKernelExecTimeout},
+        {offsetof(struct rt12_device_prop, computeMode), cudaDevAttrComputeMode},
+        {offsetof(struct rt12_device_prop, maxTexture1DLinear), cudaDevAttrMaxTexture1DLinearWidth},
+        {offsetof(struct rt12_device_prop, memoryClockRate), cudaDevAttrMemoryClockRate},
+        {offsetof(struct rt12_device_prop, singleToDoublePrecisionPerfRatio),
+         cudaDevAttrSingleToDoublePrecisionPerfRatio},
+        {offsetof(struct rt12_device_prop, cooperativeMultiDeviceLaunch), (enum cudaDeviceAttr)96},
+    };
+    for (size_t i = 0; i < sizeof removed / sizeof removed[0]; i++) {
+        int v = 0;
+        cudaError_t e = rt_v13_cudaDeviceGetAttribute(&v, removed[i].attr, device);
+        if (e == cudaErrorInvalidValue)   /* an attribute this driver no longer answers */
+            v = 0;
+        else if (e != cudaSuccess)
+            return e;
+        memcpy((char *)p + removed[i].offset, &v, sizeof v);
+    }
+    return cudaSuccess;
+}
+
+/* Every field 12.9 and 13 share, copied by name: the offsets differ from multiProcessorCount on. */
+static void rt12_shared_fields(struct rt12_device_prop *o, const struct cudaDeviceProp *p)
+{
+#define SAME(field) memcpy(&o->field, &p->field, sizeof o->field)
+    SAME(name); SAME(uuid); SAME(luid); SAME(luidDeviceNodeMask); SAME(totalGlobalMem);
+    SAME(sharedMemPerBlock); SAME(regsPerBlock); SAME(warpSize); SAME(memPitch);
+    SAME(maxThreadsPerBlock); SAME(maxThreadsDim); SAME(maxGridSize); SAME(totalConstMem);
+    SAME(major); SAME(minor); SAME(textureAlignment); SAME(texturePitchAlignment);
+    SAME(multiProcessorCount); SAME(integrated); SAME(canMapHostMemory); SAME(maxTexture1D);
+    SAME(maxTexture1DMipmap); SAME(maxTexture2D); SAME(maxTexture2DMipmap);
+    SAME(maxTexture2DLinear); SAME(maxTexture2DGather); SAME(maxTexture3D); SAME(maxTexture3DAlt);
+    SAME(maxTextureCubemap); SAME(maxTexture1DLayered); SAME(maxTexture2DLayered);
+    SAME(maxTextureCubemapLayered); SAME(maxSurface1D); SAME(maxSurface2D); SAME(maxSurface3D);
+    SAME(maxSurface1DLayered); SAME(maxSurface2DLayered); SAME(maxSurfaceCubemap);
+    SAME(maxSurfaceCubemapLayered); SAME(surfaceAlignment); SAME(concurrentKernels);
+    SAME(ECCEnabled); SAME(pciBusID); SAME(pciDeviceID); SAME(pciDomainID); SAME(tccDriver);
+    SAME(asyncEngineCount); SAME(unifiedAddressing); SAME(memoryBusWidth); SAME(l2CacheSize);
+    SAME(persistingL2CacheMaxSize); SAME(maxThreadsPerMultiProcessor);
+    SAME(streamPrioritiesSupported); SAME(globalL1CacheSupported); SAME(localL1CacheSupported);
+    SAME(sharedMemPerMultiprocessor); SAME(regsPerMultiprocessor); SAME(managedMemory);
+    SAME(isMultiGpuBoard); SAME(multiGpuBoardGroupID); SAME(hostNativeAtomicSupported);
+    SAME(pageableMemoryAccess); SAME(concurrentManagedAccess); SAME(computePreemptionSupported);
+    SAME(canUseHostPointerForRegisteredMem); SAME(cooperativeLaunch);
+    SAME(sharedMemPerBlockOptin); SAME(pageableMemoryAccessUsesHostPageTables);
+    SAME(directManagedMemAccessFromHost); SAME(maxBlocksPerMultiProcessor);
+    SAME(accessPolicyMaxWindowSize); SAME(reservedSharedMemPerBlock); SAME(hostRegisterSupported);
+    SAME(sparseCudaArraySupported); SAME(hostRegisterReadOnlySupported);
+    SAME(timelineSemaphoreInteropSupported); SAME(memoryPoolsSupported);
+    SAME(gpuDirectRDMASupported); SAME(gpuDirectRDMAFlushWritesOptions);
+    SAME(gpuDirectRDMAWritesOrdering); SAME(memoryPoolSupportedHandleTypes);
+    SAME(deferredMappingCudaArraySupported); SAME(ipcEventSupported); SAME(clusterLaunch);
+    SAME(unifiedFunctionPointers);
+#undef SAME
+}
+
+/* Fills the first `bytes` of the caller's 12.9 struct, and not one byte more: the legacy export
+ * was built for CUDA 11's smaller struct. */
+static cudaError_t rt12_device_properties(struct rt12_device_prop *prop, int device, size_t bytes)
+{
+    if (!prop)
+        return cudaErrorInvalidValue;
+    struct cudaDeviceProp p13;
+    cudaError_t e = rt_v13_cudaGetDeviceProperties(&p13, device);
+    if (e != cudaSuccess)
+        return e;
+    struct rt12_device_prop p12;
+    memset(&p12, 0, sizeof p12);
+    rt12_shared_fields(&p12, &p13);
+    e = rt12_removed_fields(&p12, device);
+    if (e != cudaSuccess)
+        return e;
+    memcpy(prop, &p12, bytes);
+    return cudaSuccess;
+}
+
+/* What every CUDA 12 program calls: 12.9's header turns cudaGetDeviceProperties into this. */
+RT_API cudaError_t cudaGetDeviceProperties_v2(struct rt12_device_prop *prop, int device)
+{
+    RT_ENTER();
+    RT_RETURN(rt12_device_properties(prop, device, RT12_DEVICE_PROP_V2_BYTES));
+}
+
+/* The plain name, which only a caller that bypasses the header reaches (dlsym, bindings): CUDA
+ * 11's prefix of the struct, 728 bytes, as NVIDIA's 12.9 library writes. */
+RT_API cudaError_t cudaGetDeviceProperties(struct rt12_device_prop *prop, int device)
+{
+    RT_ENTER();
+    RT_RETURN(rt12_device_properties(prop, device, RT12_DEVICE_PROP_V1_BYTES));
+}
+
+/* Only the compute capability counts (device_config.c says the rule), at 12.9's offsets. */
+RT_API cudaError_t cudaChooseDevice(int *device, const struct rt12_device_prop *prop)
+{
+    RT_ENTER();
+    if (!device || !prop)
+        RT_RETURN(cudaErrorInvalidValue);
+    struct cudaDeviceProp p13;
+    memset(&p13, 0, sizeof p13);
+    p13.major = prop->major;
+    p13.minor = prop->minor;
+    RT_RETURN(rt_v13_cudaChooseDevice(device, &p13));
+}
+
+/* ---- removed in 13: each identical to its cudaDevice* successor, as 12.9's header says ------ */
+
+RT_API cudaError_t cudaThreadExit(void)
+{
+    RT_ENTER();
+    RT_RETURN(cudaDeviceReset());
+}
+
+RT_API cudaError_t cudaThreadSynchronize(void)
+{
+    RT_ENTER();
+    RT_RETURN(cudaDeviceSynchronize());
+}
+
+RT_API cudaError_t cudaThreadSetLimit(enum cudaLimit limit, size_t value)
+{
+    RT_ENTER();
+    RT_RETURN(cudaDeviceSetLimit(limit, value));
+}
+
+RT_API cudaError_t cudaThreadGetLimit(size_t *pValue, enum cudaLimit limit)
+{
+    RT_ENTER();
+    RT_RETURN(cudaDeviceGetLimit(pValue, limit));
+}
+
+RT_API cudaError_t cudaThreadGetCacheConfig(enum cudaFuncCache *pCacheConfig)
+{
+    RT_ENTER();
+    RT_RETURN(cudaDeviceGetCacheConfig(pCacheConfig));
+}
+
+RT_API cudaError_t cudaThreadSetCacheConfig(enum cudaFuncCache cacheConfig)
+{
+    RT_ENTER();
+    RT_RETURN(cudaDeviceSetCacheConfig(cacheConfig));
+}
+
+/* "If the device does natively support doubles, then this function does nothing" (12.9's
+ * header), and every device a 12.9 runtime supports does.  What is checked is what NVIDIA's
+ * library checks: the pointer. */
+RT_API cudaError_t cudaSetDoubleForDevice(double *d)
+{
+    RT_ENTER();
+    RT_RETURN(d ? cudaSuccess : cudaErrorInvalidValue);
+}
+
+RT_API cudaError_t cudaSetDoubleForHost(double *d)
+{
+    RT_ENTER();
+    RT_RETURN(d ? cudaSuccess : cudaErrorInvalidValue);
+}

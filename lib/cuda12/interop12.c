@@ -1,0 +1,241 @@
+/*
+ * cuda12/interop12.c - external memory and semaphores with CUDA 12.9's descriptors, the
+ * semaphores' _v1 parameter arrays behind the legacy plain names, and
+ * cudaLaunchCooperativeKernelMultiDevice, which 13 removed.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda12/cuda12.h"
+
+/* ---- descriptors: 12.9's bytes at the start of a zeroed 13 struct --------------------------- */
+
+/* 13 appended reserved words (16 unsigned) after each of these, and nothing else moved. */
+_Static_assert(offsetof(struct cudaExternalMemoryHandleDesc, flags) ==
+                       offsetof(struct rt12_external_memory_handle_desc, flags) &&
+                   offsetof(struct cudaExternalMemoryBufferDesc, flags) ==
+                       offsetof(struct rt12_external_memory_buffer_desc, flags) &&
+                   offsetof(struct cudaExternalMemoryMipmappedArrayDesc, numLevels) ==
+                       offsetof(struct rt12_external_memory_mipmapped_array_desc, numLevels) &&
+                   offsetof(struct cudaExternalSemaphoreHandleDesc, flags) ==
+                       offsetof(struct rt12_external_semaphore_handle_desc, flags),
+               "12.9's external descriptors are the start of 13's");
+
+/* The 12.9 struct of `size` bytes copied into the zeroed 13 one, or NULL for NULL. */
+static const void *rt12_desc_in(const void *in, size_t size, void *out, size_t out_size)
+{
+    if (!in)
+        return NULL;
+    memset(out, 0, out_size);
+    memcpy(out, in, size);
+    return out;
+}
+#define RT12_DESC_IN(in, out) rt12_desc_in((in), sizeof *(in), &(out), sizeof(out))
+
+RT_API cudaError_t cudaImportExternalMemory(
+    cudaExternalMemory_t *extMem_out, const struct rt12_external_memory_handle_desc *memHandleDesc)
+{
+    RT_ENTER();
+    struct cudaExternalMemoryHandleDesc desc;
+    RT_RETURN(rt_v13_cudaImportExternalMemory(extMem_out, RT12_DESC_IN(memHandleDesc, desc)));
+}
+
+RT_API cudaError_t cudaExternalMemoryGetMappedBuffer(
+    void **devPtr, cudaExternalMemory_t extMem,
+    const struct rt12_external_memory_buffer_desc *bufferDesc)
+{
+    RT_ENTER();
+    struct cudaExternalMemoryBufferDesc desc;
+    RT_RETURN(rt_v13_cudaExternalMemoryGetMappedBuffer(devPtr, extMem,
+                                                       RT12_DESC_IN(bufferDesc, desc)));
+}
+
+RT_API cudaError_t cudaExternalMemoryGetMappedMipmappedArray(
+    cudaMipmappedArray_t *mipmap, cudaExternalMemory_t extMem,
+    const struct rt12_external_memory_mipmapped_array_desc *mipmapDesc)
+{
+    RT_ENTER();
+    struct cudaExternalMemoryMipmappedArrayDesc desc;
+    RT_RETURN(rt_v13_cudaExternalMemoryGetMappedMipmappedArray(mipmap, extMem,
+                                                               RT12_DESC_IN(mipmapDesc, desc)));
+}
+
+RT_API cudaError_t cudaImportExternalSemaphore(
+    cudaExternalSemaphore_t *extSem_out,
+    const struct rt12_external_semaphore_handle_desc *semHandleDesc)
+{
+    RT_ENTER();
+    struct cudaExternalSemaphoreHandleDesc desc;
+    RT_RETURN(rt_v13_cudaImportExternalSemaphore(extSem_out, RT12_DESC_IN(semHandleDesc, desc)));
+}
+
+/* ---- signal and wait: the legacy plain names take _v1 arrays -------------------------------- */
+
+/* 12.9's header sends every call to the _v2 names, which are the bodies (names12.h); the plain
+ * names keep CUDA 11.1's parameters for callers that bypass the header: 32- and 40-byte elements
+ * whose flags sit right after the parameters, where 13's (144 bytes) have reserved words first.
+ * So each element is copied member by member into a zeroed 13 array. */
+typedef cudaError_t rt12_signal_fn(const cudaExternalSemaphore_t *,
+                                   const struct cudaExternalSemaphoreSignalParams *, unsigned int,
+                                   cudaStream_t);
+typedef cudaError_t rt12_wait_fn(const cudaExternalSemaphore_t *,
+                                 const struct cudaExternalSemaphoreWaitParams *, unsigned int,
+                                 cudaStream_t);
+
+static cudaError_t rt12_signal(rt12_signal_fn *body, const cudaExternalSemaphore_t *sems,
+                               const struct rt12_external_semaphore_signal_params_v1 *v1,
+                               unsigned count, cudaStream_t stream)
+{
+    if (!v1 || !count)    /* nothing to convert: the body answers for what is missing */
+        return body(sems, NULL, count, stream);
+    struct cudaExternalSemaphoreSignalParams *p = calloc(count, sizeof *p);
+    if (!p)
+        return cudaErrorMemoryAllocation;
+    for (unsigned i = 0; i < count; i++) {
+        p[i].params.fence.value = v1[i].params.fence.value;
+        p[i].params.nvSciSync.reserved = v1[i].params.nvSciSync.reserved;
+        p[i].params.keyedMutex.key = v1[i].params.keyedMutex.key;
+        p[i].flags = v1[i].flags;
+    }
+    cudaError_t e = body(sems, p, count, stream);
+    free(p);
+    return e;
+}
+
+static cudaError_t rt12_wait(rt12_wait_fn *body, const cudaExternalSemaphore_t *sems,
+                             const struct rt12_external_semaphore_wait_params_v1 *v1,
+                             unsigned count, cudaStream_t stream)
+{
+    if (!v1 || !count)
+        return body(sems, NULL, count, stream);
+    struct cudaExternalSemaphoreWaitParams *p = calloc(count, sizeof *p);
+    if (!p)
+        return cudaErrorMemoryAllocation;
+    for (unsigned i = 0; i < count; i++) {
+        p[i].params.fence.value = v1[i].params.fence.value;
+        p[i].params.nvSciSync.reserved = v1[i].params.nvSciSync.reserved;
+        p[i].params.keyedMutex.key = v1[i].params.keyedMutex.key;
+        p[i].params.keyedMutex.timeoutMs = v1[i].params.keyedMutex.timeoutMs;
+        p[i].flags = v1[i].flags;
+    }
+    cudaError_t e = body(sems, p, count, stream);
+    free(p);
+    return e;
+}
+
+RT_API cudaError_t cudaSignalExternalSemaphoresAsync(
+    const cudaExternalSemaphore_t *extSemArray,
+    const struct rt12_external_semaphore_signal_params_v1 *paramsArray, unsigned int numExtSems,
+    cudaStream_t stream)
+{
+    RT_ENTER();
+    RT_RETURN(rt12_signal(cudaSignalExternalSemaphoresAsync_v2, extSemArray, paramsArray,
+                          numExtSems, stream));
+}
+
+RT_API cudaError_t cudaSignalExternalSemaphoresAsync_ptsz(
+    const cudaExternalSemaphore_t *extSemArray,
+    const struct rt12_external_semaphore_signal_params_v1 *paramsArray, unsigned int numExtSems,
+    cudaStream_t stream)
+{
+    RT_ENTER();
+    RT_RETURN(rt12_signal(cudaSignalExternalSemaphoresAsync_v2_ptsz, extSemArray, paramsArray,
+                          numExtSems, stream));
+}
+
+RT_API cudaError_t cudaWaitExternalSemaphoresAsync(
+    const cudaExternalSemaphore_t *extSemArray,
+    const struct rt12_external_semaphore_wait_params_v1 *paramsArray, unsigned int numExtSems,
+    cudaStream_t stream)
+{
+    RT_ENTER();
+    RT_RETURN(rt12_wait(cudaWaitExternalSemaphoresAsync_v2, extSemArray, paramsArray, numExtSems,
+                        stream));
+}
+
+RT_API cudaError_t cudaWaitExternalSemaphoresAsync_ptsz(
+    const cudaExternalSemaphore_t *extSemArray,
+    const struct rt12_external_semaphore_wait_params_v1 *paramsArray, unsigned int numExtSems,
+    cudaStream_t stream)
+{
+    RT_ENTER();
+    RT_RETURN(rt12_wait(cudaWaitExternalSemaphoresAsync_v2_ptsz, extSemArray, paramsArray,
+                        numExtSems, stream));
+}
+
+/* ---- cudaLaunchCooperativeKernelMultiDevice ------------------------------------------------- */
+
+/* 12.9's flags (driver_types.h): without them, each launch waits for the work queued before it
+ * on every stream of the list, and the work queued after it on any of those streams waits for
+ * every launch. */
+#define RT12_MULTI_DEVICE_NO_PRE_SYNC 0x01
+#define RT12_MULTI_DEVICE_NO_POST_SYNC 0x02
+
+/* Every stream of the list waits for what was last queued on every other one. */
+static cudaError_t rt12_join_streams(const struct rt12_launch_params *list, unsigned n)
+{
+    cudaError_t e = cudaSuccess;
+    for (unsigned i = 0; i < n && e == cudaSuccess; i++) {
+        int device = 0;
+        e = cudaStreamGetDevice(list[i].stream, &device);
+        if (e == cudaSuccess)
+            e = cudaSetDevice(device);
+        cudaEvent_t done = NULL;
+        if (e == cudaSuccess)
+            e = cudaEventCreateWithFlags(&done, cudaEventDisableTiming);
+        if (e == cudaSuccess)
+            e = cudaEventRecord(done, list[i].stream);
+        for (unsigned j = 0; j < n && e == cudaSuccess; j++)
+            if (j != i)
+                e = cudaStreamWaitEvent(list[j].stream, done, 0);
+        if (done)
+            cudaEventDestroy(done);
+    }
+    return e;
+}
+
+/* One cooperative launch per entry, on the device of its stream.  The checks are those the
+ * driver's documentation of cuLaunchCooperativeKernelMultiDevice lists: no NULL stream (its
+ * device would be ambiguous), and the same grid, block and shared memory in every entry. */
+static cudaError_t rt12_launch_multi(struct rt12_launch_params *list, unsigned n, unsigned flags)
+{
+    if (!list || n == 0 || (flags & ~(unsigned)(RT12_MULTI_DEVICE_NO_PRE_SYNC |
+                                                  RT12_MULTI_DEVICE_NO_POST_SYNC)))
+        return cudaErrorInvalidValue;
+    for (unsigned i = 0; i < n; i++) {
+        if (!list[i].func || !list[i].stream || list[i].stream == cudaStreamLegacy)
+            return cudaErrorInvalidValue;
+        if (list[i].gridDim.x != list[0].gridDim.x || list[i].gridDim.y != list[0].gridDim.y ||
+            list[i].gridDim.z != list[0].gridDim.z || list[i].blockDim.x != list[0].blockDim.x ||
+            list[i].blockDim.y != list[0].blockDim.y ||
+            list[i].blockDim.z != list[0].blockDim.z || list[i].sharedMem != list[0].sharedMem)
+            return cudaErrorInvalidValue;
+    }
+    int previous = 0;
+    cudaError_t e = cudaGetDevice(&previous);
+    if (e != cudaSuccess)
+        return e;
+    if (n > 1 && !(flags & RT12_MULTI_DEVICE_NO_PRE_SYNC))
+        e = rt12_join_streams(list, n);
+    for (unsigned i = 0; i < n && e == cudaSuccess; i++) {
+        int device = 0;
+        e = cudaStreamGetDevice(list[i].stream, &device);
+        if (e == cudaSuccess)
+            e = cudaSetDevice(device);
+        if (e == cudaSuccess)
+            e = cudaLaunchCooperativeKernel(list[i].func, list[i].gridDim, list[i].blockDim,
+                                            list[i].args, list[i].sharedMem, list[i].stream);
+    }
+    if (e == cudaSuccess && n > 1 && !(flags & RT12_MULTI_DEVICE_NO_POST_SYNC))
+        e = rt12_join_streams(list, n);
+    cudaError_t restored = cudaSetDevice(previous);
+    return e != cudaSuccess ? e : restored;
+}
+
+RT_API cudaError_t cudaLaunchCooperativeKernelMultiDevice(struct rt12_launch_params *launchParamsList,
+                                                          unsigned int numDevices,
+                                                          unsigned int flags)
+{
+    RT_ENTER();
+    RT_RETURN(rt12_launch_multi(launchParamsList, numDevices, flags));
+}

@@ -1,0 +1,220 @@
+/*
+ * cuda12/memory12.c - memory as CUDA 12.9's ABI has it: advice and prefetches aimed at a device
+ * number, batch copies that report the failing copy, pointer attributes of 24 bytes, pools on
+ * devices only, and textures' and surfaces' resource descriptors of 64 and 48 bytes.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "cuda12/cuda12.h"
+
+/* ---- a device number where 13 takes a location ---------------------------------------------- */
+
+/* 12.9: "a device ordinal, or cudaCpuDeviceId for the host" -- 13's {Device, n} or {Host}. */
+static struct cudaMemLocation rt12_location(int device)
+{
+    struct cudaMemLocation l;
+    memset(&l, 0, sizeof l);
+    if (device == cudaCpuDeviceId) {
+        l.type = cudaMemLocationTypeHost;
+    } else {
+        l.type = cudaMemLocationTypeDevice;
+        l.id = device;
+    }
+    return l;
+}
+
+RT_API cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice,
+                                 int device)
+{
+    RT_ENTER();
+    RT_RETURN(cudaMemAdvise_v2(devPtr, count, advice, rt12_location(device)));
+}
+
+RT_API cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, int dstDevice,
+                                        cudaStream_t stream)
+{
+    RT_ENTER();
+    RT_RETURN(cudaMemPrefetchAsync_v2(devPtr, count, rt12_location(dstDevice), 0, stream));
+}
+
+RT_API cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count, int dstDevice,
+                                             cudaStream_t stream)
+{
+    RT_ENTER();
+    RT_RETURN(cudaMemPrefetchAsync_v2_ptsz(devPtr, count, rt12_location(dstDevice), 0, stream));
+}
+
+/* ---- batch copies with failIdx (12.8 and 12.9) ---------------------------------------------- */
+
+/* 12.9's failIdx: "the index of the copy where a failure was encountered ... SIZE_MAX if the
+ * error doesn't pertain to any specific copy".  The body asks the driver for 13.0's form, which
+ * reports no index, so a failure is never attributed to one copy: SIZE_MAX.  A success leaves it
+ * as it was. */
+static cudaError_t rt12_fail_index(cudaError_t e, size_t *failIdx)
+{
+    if (e != cudaSuccess && failIdx)
+        *failIdx = SIZE_MAX;
+    return e;
+}
+
+RT_API cudaError_t cudaMemcpyBatchAsync(void **dsts, void **srcs, size_t *sizes, size_t count,
+                                        struct cudaMemcpyAttributes *attrs, size_t *attrsIdxs,
+                                        size_t numAttrs, size_t *failIdx, cudaStream_t stream)
+{
+    RT_ENTER();
+    RT_RETURN(rt12_fail_index(rt_v13_cudaMemcpyBatchAsync(dsts, (const void *const *)srcs, sizes,
+                                                          count, attrs, attrsIdxs, numAttrs,
+                                                          stream),
+                              failIdx));
+}
+
+RT_API cudaError_t cudaMemcpyBatchAsync_ptsz(void **dsts, void **srcs, size_t *sizes,
+                                             size_t count, struct cudaMemcpyAttributes *attrs,
+                                             size_t *attrsIdxs, size_t numAttrs,
+                                             size_t *failIdx, cudaStream_t stream)
+{
+    RT_ENTER();
+    RT_RETURN(rt12_fail_index(rt_v13_cudaMemcpyBatchAsync_ptsz(dsts, (const void *const *)srcs,
+                                                               sizes, count, attrs, attrsIdxs,
+                                                               numAttrs, stream),
+                              failIdx));
+}
+
+RT_API cudaError_t cudaMemcpy3DBatchAsync(size_t numOps, struct cudaMemcpy3DBatchOp *opList,
+                                          size_t *failIdx, unsigned long long flags,
+                                          cudaStream_t stream)
+{
+    RT_ENTER();
+    RT_RETURN(rt12_fail_index(rt_v13_cudaMemcpy3DBatchAsync(numOps, opList, flags, stream),
+                              failIdx));
+}
+
+RT_API cudaError_t cudaMemcpy3DBatchAsync_ptsz(size_t numOps, struct cudaMemcpy3DBatchOp *opList,
+                                               size_t *failIdx, unsigned long long flags,
+                                               cudaStream_t stream)
+{
+    RT_ENTER();
+    RT_RETURN(rt12_fail_index(rt_v13_cudaMemcpy3DBatchAsync_ptsz(numOps, opList, flags, stream),
+                              failIdx));
+}
+
+/* ---- pointer attributes: 24 bytes ----------------------------------------------------------- */
+
+_Static_assert(offsetof(struct cudaPointerAttributes, hostPointer) ==
+                   offsetof(struct rt12_pointer_attributes, hostPointer),
+               "12.9's pointer attributes are the start of 13's");
+
+RT_API cudaError_t cudaPointerGetAttributes(struct rt12_pointer_attributes *attributes,
+                                            const void *ptr)
+{
+    RT_ENTER();
+    if (!attributes)
+        RT_RETURN(cudaErrorInvalidValue);
+    struct cudaPointerAttributes a13;
+    cudaError_t e = rt_v13_cudaPointerGetAttributes(&a13, ptr);
+    if (e == cudaSuccess)
+        memcpy(attributes, &a13, sizeof *attributes);
+    RT_RETURN(e);
+}
+
+/* ---- pools: 12.9 has none on the host ------------------------------------------------------- */
+
+/* 12.9 refuses a pool placed on the host or the current thread's host NUMA node, which 13
+ * accepts, and has no managed pools (cudaMemAllocationTypeManaged is 13's). */
+RT_API cudaError_t cudaMemPoolCreate(cudaMemPool_t *memPool, const struct cudaMemPoolProps *poolProps)
+{
+    RT_ENTER();
+    if (poolProps && (poolProps->location.type == cudaMemLocationTypeHost ||
+                      poolProps->location.type == cudaMemLocationTypeHostNumaCurrent ||
+                      poolProps->allocType == cudaMemAllocationTypeManaged))
+        RT_RETURN(cudaErrorInvalidValue);
+    RT_RETURN(rt_v13_cudaMemPoolCreate(memPool, poolProps));
+}
+
+/* ---- textures and surfaces: resource descriptors of 64 and 48 bytes ------------------------- */
+
+/* 12.9's descriptors are the start of 13's: 13 grew the resource union to 128 bytes (12.9's
+ * members keep their offsets) and appended a flags word, and appended reserved words to the
+ * view descriptor.  In: 12.9's bytes into a zeroed 13 struct.  Out: the first bytes of 13's. */
+_Static_assert(offsetof(struct cudaResourceDesc, res.pitch2D.pitchInBytes) ==
+                   offsetof(struct rt12_resource_desc, res.pitch2D.pitchInBytes),
+               "12.9's resource descriptor is the start of 13's");
+_Static_assert(offsetof(struct cudaResourceViewDesc, lastLayer) ==
+                   offsetof(struct rt12_resource_view_desc, lastLayer),
+               "12.9's resource view descriptor is the start of 13's");
+
+static const struct cudaResourceDesc *rt12_resource_in(const struct rt12_resource_desc *in,
+                                                       struct cudaResourceDesc *out)
+{
+    if (!in)
+        return NULL;
+    memset(out, 0, sizeof *out);
+    memcpy(out, in, sizeof *in);
+    return out;
+}
+
+RT_API cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject,
+                                           const struct rt12_resource_desc *pResDesc,
+                                           const struct cudaTextureDesc *pTexDesc,
+                                           const struct rt12_resource_view_desc *pResViewDesc)
+{
+    RT_ENTER();
+    struct cudaResourceDesc res;
+    struct cudaResourceViewDesc view;
+    const struct cudaResourceViewDesc *view13 = NULL;
+    if (pResViewDesc) {
+        memset(&view, 0, sizeof view);
+        memcpy(&view, pResViewDesc, sizeof *pResViewDesc);
+        view13 = &view;
+    }
+    RT_RETURN(rt_v13_cudaCreateTextureObject(pTexObject, rt12_resource_in(pResDesc, &res), pTexDesc,
+                                             view13));
+}
+
+RT_API cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject,
+                                           const struct rt12_resource_desc *pResDesc)
+{
+    RT_ENTER();
+    struct cudaResourceDesc res;
+    RT_RETURN(rt_v13_cudaCreateSurfaceObject(pSurfObject, rt12_resource_in(pResDesc, &res)));
+}
+
+RT_API cudaError_t cudaGetTextureObjectResourceDesc(struct rt12_resource_desc *pResDesc,
+                                                    cudaTextureObject_t texObject)
+{
+    RT_ENTER();
+    if (!pResDesc)
+        RT_RETURN(cudaErrorInvalidValue);
+    struct cudaResourceDesc res;
+    cudaError_t e = rt_v13_cudaGetTextureObjectResourceDesc(&res, texObject);
+    if (e == cudaSuccess)
+        memcpy(pResDesc, &res, sizeof *pResDesc);
+    RT_RETURN(e);
+}
+
+RT_API cudaError_t cudaGetSurfaceObjectResourceDesc(struct rt12_resource_desc *pResDesc,
+                                                    cudaSurfaceObject_t surfObject)
+{
+    RT_ENTER();
+    if (!pResDesc)
+        RT_RETURN(cudaErrorInvalidValue);
+    struct cudaResourceDesc res;
+    cudaError_t e = rt_v13_cudaGetSurfaceObjectResourceDesc(&res, surfObject);
+    if (e == cudaSuccess)
+        memcpy(pResDesc, &res, sizeof *pResDesc);
+    RT_RETURN(e);
+}
+
+RT_API cudaError_t cudaGetTextureObjectResourceViewDesc(
+    struct rt12_resource_view_desc *pResViewDesc, cudaTextureObject_t texObject)
+{
+    RT_ENTER();
+    if (!pResViewDesc)
+        RT_RETURN(cudaErrorInvalidValue);
+    struct cudaResourceViewDesc view;
+    cudaError_t e = rt_v13_cudaGetTextureObjectResourceViewDesc(&view, texObject);
+    if (e == cudaSuccess)
+        memcpy(pResViewDesc, &view, sizeof *pResViewDesc);
+    RT_RETURN(e);
+}
