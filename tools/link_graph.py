@@ -29,6 +29,7 @@ LAYERS = [
     ("stream", 3),
     ("graph", 4),
     ("interop", 4),
+    ("cuda12", 5),   # the face of CUDA 12.9's ABI, only in the CUDA 12 build's objects
 ]
 RANK = dict(LAYERS)
 MAX_CYCLE = 3
