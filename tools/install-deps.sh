@@ -15,6 +15,13 @@
 # ~/.cache/minicudart/cuda-13.5.37, where the build looks for them: cmake/cuda135.cmake); a
 # stamp file there makes a second run instant.  MINICUDART_NO_CUDA135=1 skips them (offline;
 # tests/cuda135 is then skipped at configure).
+#
+# Before those, the CUDA 12 toolchains of tests/cuda12 (cmake/cuda12.cmake finds them): CUDA
+# 12.9's runtime headers and NVIDIA's libcudart.so.12, the ABI that lib/cuda12 implements, from
+# the PyPI wheels nvidia-cuda-runtime-cu12 and nvidia-cuda-nvcc-cu12 (its crt/ headers only),
+# into $MINICUDART_CUDA129_DIR (default ~/.cache/minicudart/cuda-12.9); and nvcc 12.4 by
+# tools/cuda12-toolkit.sh into $MINICUDART_CUDA124_DIR (default ~/.cache/minicudart/cuda-12.4).
+# Each has a stamp file; MINICUDART_NO_CUDA12=1 skips both (tests/cuda12 is then skipped).
 set -eu
 packages="cmake make gcc g++ libc6-dev libcmocka-dev libzstd-dev liblz4-dev zlib1g-dev python3-venv
           python3-pip unzip dpkg-dev lintian pkg-config"
@@ -48,6 +55,57 @@ if [ ! -f "$venv/.minicudart-tools" ] || [ "$(cat "$venv/.minicudart-tools")" !=
     exit 1
   fi
   echo "$packaging_tools" >"$venv/.minicudart-tools"
+fi
+
+# ---- CUDA 12 ----------------------------------------------------------------------------------
+# 12.9's runtime headers include crt/, which only the nvcc wheel has (with ptxas and libnvvm,
+# 40 MB, not kept).  The stamp is the list, so a change to it fetches again; the tree is made in
+# a scratch folder that replaces $dir12 once complete, as the 13.5 one below.
+cuda129_wheels="nvidia-cuda-runtime-cu12==12.9.79 nvidia-cuda-nvcc-cu12==12.9.86"
+dir12=${MINICUDART_CUDA129_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/minicudart/cuda-12.9}
+if [ "${MINICUDART_NO_CUDA12:-0}" != 1 ]; then
+  if [ ! -f "$dir12/.minicudart-wheels" ] || [ "$(cat "$dir12/.minicudart-wheels")" != "$cuda129_wheels" ] ||
+     [ ! -f "$dir12/nvidia/cuda_runtime/lib/libcudart.so.12" ]; then
+    echo "install-deps: fetching the CUDA 12.9 runtime wheels into $dir12"
+    mkdir -p "$(dirname "$dir12")"
+    work12=$(mktemp -d "$dir12.partial.XXXXXX")
+    trap 'rm -rf "$work12"' EXIT
+    fetched=0
+    for attempt in 1 2 3; do
+      # shellcheck disable=SC2086
+      if python3 -m pip download --quiet --disable-pip-version-check --no-deps \
+           --only-binary=:all: -d "$work12/wheels" $cuda129_wheels; then
+        fetched=1
+        break
+      fi
+      echo "install-deps: pip download failed (attempt $attempt of 3)" >&2
+      [ "$attempt" = 3 ] || sleep $((attempt * 10))
+    done
+    if [ "$fetched" != 1 ]; then
+      echo "install-deps: could not download $cuda129_wheels from PyPI." >&2
+      echo "  tests/cuda12 needs them; offline, set MINICUDART_NO_CUDA12=1 to skip them." >&2
+      exit 1
+    fi
+    unzip -q "$work12"/wheels/nvidia_cuda_runtime_cu12-*.whl 'nvidia/cuda_runtime/*' \
+      -d "$work12/root"
+    unzip -q "$work12"/wheels/nvidia_cuda_nvcc_cu12-*.whl 'nvidia/cuda_nvcc/include/*' \
+      -d "$work12/root"
+    find "$work12/root" -name __init__.py -delete
+    # Wheels cannot hold symbolic links; a link against the shared runtime looks for libcudart.so.
+    ln -sf libcudart.so.12 "$work12/root/nvidia/cuda_runtime/lib/libcudart.so"
+    if ! grep -q '^#define CUDART_VERSION  *12090$' \
+         "$work12/root/nvidia/cuda_runtime/include/cuda_runtime_api.h"; then
+      echo "install-deps: the unpacked cuda_runtime_api.h is not 12.9's" >&2
+      exit 1
+    fi
+    echo "$cuda129_wheels" >"$work12/root/.minicudart-wheels"
+    rm -rf "$dir12"
+    mv "$work12/root" "$dir12"
+    rm -rf "$work12"
+    echo "install-deps: CUDA 12.9 runtime ready: $dir12/nvidia/cuda_runtime"
+  fi
+  # nvcc 12.4, from Debian's non-free archive and PyPI: its own script, instant when installed.
+  "$(dirname "$0")/cuda12-toolkit.sh"
 fi
 
 [ "${MINICUDART_NO_CUDA135:-0}" = 1 ] && exit 0
