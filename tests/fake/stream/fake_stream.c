@@ -371,17 +371,22 @@ static CUresult CUDAAPI f_cuStreamGetPriority(CUstream hStream, int *priority)
     return fake_leave(rc);
 }
 
+/* A live stream of another active context answers its own device, as the real driver does:
+ * finding the device of a stream made elsewhere is what the call is for (CUDA 12's
+ * cudaLaunchCooperativeKernelMultiDevice launches on each stream's device this way). */
 static CUresult CUDAAPI f_cuStreamGetDevice(CUstream hStream, CUdevice *device)
 {
     CUresult rc = fake_enter("cuStreamGetDevice", "stream=%p", (void *)hStream);
     fake_stream *s = NULL;
     fake_ctx *ctx = NULL;
     if (rc == CUDA_SUCCESS)
-        rc = fake_need_stream(hStream, &s);
+        rc = fake_need_stream_any_context(hStream);
     if (rc == CUDA_SUCCESS && !device)
         rc = CUDA_ERROR_INVALID_VALUE;
     if (rc == CUDA_SUCCESS)
         rc = fake_need_ctx(&ctx);
+    if (rc == CUDA_SUCCESS && !fake_is_special_stream(hStream))
+        s = fake_find_stream(hStream);
     if (rc == CUDA_SUCCESS)
         *device = s ? s->ctx->device : ctx->device;
     return fake_leave(rc);
