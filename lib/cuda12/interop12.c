@@ -3,6 +3,7 @@
  * semaphores' _v1 parameter arrays behind the legacy plain names, and
  * cudaLaunchCooperativeKernelMultiDevice, which 13 removed.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -171,39 +172,73 @@ RT_API cudaError_t cudaWaitExternalSemaphoresAsync_ptsz(
 #define RT12_MULTI_DEVICE_NO_PRE_SYNC 0x01
 #define RT12_MULTI_DEVICE_NO_POST_SYNC 0x02
 
-/* Every stream of the list waits for what was last queued on every other one. */
+/* Makes the device of `stream` current. */
+static cudaError_t rt12_enter_stream(cudaStream_t stream)
+{
+    int device = 0;
+    cudaError_t e = cudaStreamGetDevice(stream, &device);
+    return e == cudaSuccess ? cudaSetDevice(device) : e;
+}
+
+/* Every stream of the list waits for what was last queued on every other one.  Each stream is
+ * worked on with its own device current, the event recorded on it and its wait for the others'
+ * events alike: the Programming Guide orders streams of several devices so, and only an event,
+ * not the waiting stream, may belong to another device (the fake driver refuses a wait on a
+ * stream of another context: tests/cuda12/api/test_device12.c, two devices). */
 static cudaError_t rt12_join_streams(const struct rt12_launch_params *list, unsigned n)
 {
     cudaError_t e = cudaSuccess;
     for (unsigned i = 0; i < n && e == cudaSuccess; i++) {
-        int device = 0;
-        e = cudaStreamGetDevice(list[i].stream, &device);
-        if (e == cudaSuccess)
-            e = cudaSetDevice(device);
         cudaEvent_t done = NULL;
+        e = rt12_enter_stream(list[i].stream);
         if (e == cudaSuccess)
             e = cudaEventCreateWithFlags(&done, cudaEventDisableTiming);
         if (e == cudaSuccess)
             e = cudaEventRecord(done, list[i].stream);
-        for (unsigned j = 0; j < n && e == cudaSuccess; j++)
-            if (j != i)
+        for (unsigned j = 0; j < n && e == cudaSuccess; j++) {
+            if (j == i)
+                continue;
+            e = rt12_enter_stream(list[j].stream);
+            if (e == cudaSuccess)
                 e = cudaStreamWaitEvent(list[j].stream, done, 0);
+        }
         if (done)
             cudaEventDestroy(done);
     }
     return e;
 }
 
+/* Whether two entries of the list are on one device; e: the error of a stream's look-up. */
+static bool rt12_device_twice(const struct rt12_launch_params *list, unsigned n, cudaError_t *e)
+{
+    for (unsigned i = 1; i < n; i++) {
+        int device = 0;
+        *e = cudaStreamGetDevice(list[i].stream, &device);
+        for (unsigned j = 0; j < i && *e == cudaSuccess; j++) {
+            int other = 0;
+            *e = cudaStreamGetDevice(list[j].stream, &other);
+            if (*e == cudaSuccess && other == device)
+                return true;
+        }
+        if (*e != cudaSuccess)
+            return false;
+    }
+    return false;
+}
+
 /* One cooperative launch per entry, on the device of its stream.  The checks are those the
- * driver's documentation of cuLaunchCooperativeKernelMultiDevice lists: no NULL stream (its
- * device would be ambiguous), and the same grid, block and shared memory in every entry. */
+ * driver's documentation of cuLaunchCooperativeKernelMultiDevice lists: one kernel for all (the
+ * same host stub), no NULL, legacy or per-thread stream (their device would be ambiguous), the
+ * same grid, block and shared memory in every entry, and no two entries on one device (the
+ * per-thread stream and the device check were missing: test_device12.c). */
 static cudaError_t rt12_launch_multi(struct rt12_launch_params *list, unsigned n, unsigned flags)
 {
     if (!list || n == 0 || (flags & ~(unsigned)(RT12_MULTI_DEVICE_NO_PRE_SYNC |
                                                   RT12_MULTI_DEVICE_NO_POST_SYNC)))
         return cudaErrorInvalidValue;
     for (unsigned i = 0; i < n; i++) {
-        if (!list[i].func || !list[i].stream || list[i].stream == cudaStreamLegacy)
+        if (!list[i].func || list[i].func != list[0].func || !list[i].stream ||
+            list[i].stream == cudaStreamLegacy || list[i].stream == cudaStreamPerThread)
             return cudaErrorInvalidValue;
         if (list[i].gridDim.x != list[0].gridDim.x || list[i].gridDim.y != list[0].gridDim.y ||
             list[i].gridDim.z != list[0].gridDim.z || list[i].blockDim.x != list[0].blockDim.x ||
@@ -211,6 +246,11 @@ static cudaError_t rt12_launch_multi(struct rt12_launch_params *list, unsigned n
             list[i].blockDim.z != list[0].blockDim.z || list[i].sharedMem != list[0].sharedMem)
             return cudaErrorInvalidValue;
     }
+    cudaError_t looked_up = cudaSuccess;
+    if (rt12_device_twice(list, n, &looked_up))
+        return cudaErrorInvalidValue;
+    if (looked_up != cudaSuccess)
+        return looked_up;
     int previous = 0;
     cudaError_t e = cudaGetDevice(&previous);
     if (e != cudaSuccess)
@@ -218,10 +258,7 @@ static cudaError_t rt12_launch_multi(struct rt12_launch_params *list, unsigned n
     if (n > 1 && !(flags & RT12_MULTI_DEVICE_NO_PRE_SYNC))
         e = rt12_join_streams(list, n);
     for (unsigned i = 0; i < n && e == cudaSuccess; i++) {
-        int device = 0;
-        e = cudaStreamGetDevice(list[i].stream, &device);
-        if (e == cudaSuccess)
-            e = cudaSetDevice(device);
+        e = rt12_enter_stream(list[i].stream);
         if (e == cudaSuccess)
             e = cudaLaunchCooperativeKernel(list[i].func, list[i].gridDim, list[i].blockDim,
                                             list[i].args, list[i].sharedMem, list[i].stream);
