@@ -70,8 +70,12 @@ echo "deb [arch=amd64 signed-by=$keyring] $mirror $suite non-free" >"$apt/source
 apt_options=(-o "Dir::Etc::SourceList=$apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
              -o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache"
              -o "Dir::State::status=/dev/null" -o Acquire::Languages=none
-             -o Acquire::Retries=3 -o APT::Sandbox::User=root)
-[ "$(id -u)" = 0 ] || apt_options+=(-o Debug::NoLocking=1)
+             -o Acquire::Retries=3)
+if [ "$(id -u)" = 0 ]; then
+  apt_options+=(-o APT::Sandbox::User=root)   # _apt could not write into the scratch folder
+else
+  apt_options+=(-o Debug::NoLocking=1)        # the lock files are root's to take
+fi
 apt-get "${apt_options[@]}" -qq update || die "apt-get update of $mirror $suite non-free failed"
 version=$(apt-cache "${apt_options[@]}" show --no-all-versions nvidia-cuda-toolkit |
           awk '/^Version:/ {print $2; exit}')
