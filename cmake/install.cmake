@@ -3,8 +3,11 @@
 #   <prefix>/include/minicudart.h
 #   <prefix>/lib/libminicudart.a                 the static runtime        minicudart::cudart
 #   <prefix>/lib/libcudart.so.13, libcudart.so   the drop-in shared one    minicudart::cudart_shared
-#                                                (MINICUDART_INSTALL_DROPIN_DIR names another
-#                                                folder: the Debian package's private one)
+#   <prefix>/lib/libcudart.so.12                 CUDA 12.9's drop-in
+#   <prefix>/lib/libminicudart_audit.so          the loader's audit module of `minicudart run`
+#                                                (these three in the folder
+#                                                MINICUDART_INSTALL_DROPIN_DIR names, if given:
+#                                                the Debian package's private one)
 #   <prefix>/bin/fatbin                          the fatbin inspector      minicudart::fatbin
 #   <prefix>/bin/minicudart                      `minicudart run -- CMD`
 #   <prefix>/lib/cmake/minicudart/               find_package(minicudart) (relocatable)
@@ -57,6 +60,11 @@ install(TARGETS minicudart fatbin
 install(TARGETS minicudart_shared
   EXPORT minicudartTargets
   LIBRARY DESTINATION ${minicudart_dropin_dir})  # libcudart.so.13 and the libcudart.so link
+# libcudart.so.12 beside it, without a libcudart.so link of its own (that one is 13's), and the
+# loader's audit module that `minicudart run` gives each program the one of its major with.
+install(TARGETS minicudart_shared12
+  LIBRARY DESTINATION ${minicudart_dropin_dir} NAMELINK_SKIP)
+install(TARGETS minicudart_audit LIBRARY DESTINATION ${minicudart_dropin_dir})
 install(TARGETS minicudart_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/include/minicudart.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})

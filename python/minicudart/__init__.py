@@ -17,10 +17,12 @@ def command():
     return prefix_path("bin", "minicudart")
 
 
-def library():
-    """The installed libcudart.so.13 (the drop-in for NVIDIA's)."""
+def library(major=13):
+    """The installed libcudart.so.13 (the drop-in for NVIDIA's), or with major=12 the
+    libcudart.so.12 of CUDA 12.9's ABI beside it."""
+    name = "libcudart.so.%d" % major
     for lib in ("lib", "lib64"):
-        path = prefix_path(lib, "libcudart.so.13")
+        path = prefix_path(lib, name)
         if os.path.exists(path):
             return path
-    return prefix_path("lib", "libcudart.so.13")
+    return prefix_path("lib", name)

@@ -2,14 +2,15 @@
 # run_test.sh MINICUDART_CMD SHARED_PROGRAM STATIC_PROGRAM NVIDIA_LIB_DIR VERSION LIBRARY
 # `minicudart run -- CMD` without rebuilding CMD:
 #   1. a -cudart=shared program that finds NVIDIA's libcudart.so.13 first by LD_LIBRARY_PATH:
-#      preloaded, minicudart answers instead, the same output as NVIDIA's (but the first line,
+#      under `minicudart run`, minicudart answers instead, the same output as NVIDIA's (but the first line,
 #      which names the runtime) and the same exit status, and no exit notice;
 #   2. with --summary and --trace the run still answers the same (the options reach the runtime);
 #   3. a program with NVIDIA's runtime linked statically: the exit notice says no CUDA call
 #      reached minicudart, and the exit status is the program's;
 #   4. the exit status of a command that fails, and usage errors;
 #   5. --version: the package's VERSION, the runtime ABI that cudaRuntimeGetVersion answered in
-#      1, and LIBRARY (the build tree's, which `run` preloads from there).
+#      1, and LIBRARY (the build tree's, which `run` uses from there; run12_test.sh checks the
+#      libcudart.so.12 lines).
 set -u
 cmd=$1 shared=$2 static=$3 nvidia_dir=$4 version=$5 library=$6
 fail() { echo "run: $*"; exit 1; }
@@ -57,8 +58,8 @@ grep -qx "minicudart $version" version.out || fail "--version: $(head -n 1 versi
 abi=$((BASH_REMATCH[1] * 1000 + BASH_REMATCH[2] * 10))
 grep -qx "runtime version $abi" run.out || fail "the version says CUDA ${BASH_REMATCH[1]}.${BASH_REMATCH[2]}, cudaRuntimeGetVersion answered $(grep 'runtime version' run.out)"
 grep -qx "runtime ABI: NVIDIA's CUDA ${BASH_REMATCH[1]}.${BASH_REMATCH[2]} (libcudart.so.13; cudaRuntimeGetVersion $abi)" version.out ||
-    fail "--version's ABI line: $(sed -n 2p version.out)"
-grep -qx "library: $(realpath "$library")" version.out || fail "--version's library: $(sed -n 3p version.out), want $library"
+    fail "--version's ABI lines: $(grep '^runtime ABI' version.out)"
+grep -qx "library: $(realpath "$library")" version.out || fail "--version's libraries: $(grep '^library' version.out), want $library"
 "$cmd" --version extra >/dev/null 2>&1
 [ $? = 2 ] || fail "--version with an argument is not a usage error (2)"
 head -n 3 static_run.err

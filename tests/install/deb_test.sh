@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# deb_test.sh VERSION SOURCE_DIR WORK_DIR PROGRAM NVIDIA_LIB_DIR CUDA_COMPILER
+# deb_test.sh VERSION SOURCE_DIR WORK_DIR PROGRAM NVIDIA_LIB_DIR CUDA_COMPILER [PROGRAM12 NVIDIA12_DIR]
 # The Debian package (the test package_deb): tools/build-deb.sh makes it; its name, metadata
-# (Depends: libc6 alone; Recommends: the codecs) and files (libcudart.so.13 only in the private
-# folder) are checked, and lintian must report no error.  Then it is installed on this machine
-# with dpkg -i and used there: the loader does not know the private folder, `minicudart run` from
-# /usr/bin serves the -cudart=shared PROGRAM as NVIDIA's runtime answers it, and
+# (Depends: libc6 alone; Recommends: the codecs) and files (libcudart.so.13 and libcudart.so.12
+# only in the private folder) are checked, and lintian must report no error.  Then it is installed
+# on this machine with dpkg -i and used there: the loader does not know the private folder,
+# `minicudart run` from /usr/bin serves the -cudart=shared PROGRAM as NVIDIA's runtime answers it
+# (and PROGRAM12, built by nvcc 12.4, where given, as NVIDIA's 12.9 runtime does), and
 # examples/cmake-project and a makefile on pkg-config build against it and run.  Last, dpkg -P
 # removes it and nothing it installed is left.  A failure on the way still removes it (trap).
 #
@@ -12,7 +13,7 @@
 # package is installed already (it is not this test's to replace), or when a file of the package
 # exists on the machine outside any package (dpkg would overwrite it, and the removal delete it).
 set -u
-version=$1 src=$2 work=$3 program=$4 nvidia_dir=$5 nvcc=$6
+version=$1 src=$2 work=$3 program=$4 nvidia_dir=$5 nvcc=$6 program12=${7:-} nvidia12_dir=${8:-}
 fail() { echo "deb: FAIL: $*"; exit 1; }
 skip() { echo "deb: $* -- skipped"; exit 77; }
 rm -rf "$work"
@@ -46,7 +47,8 @@ printf '%s\n' usr/bin/fatbin usr/bin/minicudart usr/include/minicudart.h \
     "$lib/libminicudart.a" "$lib/pkgconfig/minicudart.pc" \
     "$lib/cmake/minicudart/minicudartConfig.cmake" "$lib/cmake/minicudart/minicudartConfigVersion.cmake" \
     "$lib/cmake/minicudart/minicudartTargets.cmake" "$lib/cmake/minicudart/minicudartTargets-release.cmake" \
-    "$dropin/libcudart.so.13" "$dropin/libcudart.so" \
+    "$dropin/libcudart.so.13" "$dropin/libcudart.so" "$dropin/libcudart.so.12" \
+    "$dropin/libminicudart_audit.so" \
     usr/share/doc/minicudart/copyright usr/share/doc/minicudart/changelog.gz | sort >"$work/want.txt"
 dpkg-deb --fsys-tarfile "$deb" | tar -t | sed 's|^\./||' | sort >"$work/entries.txt"
 grep -v '/$' "$work/entries.txt" | grep -v '^$' >"$work/have.txt"
@@ -89,14 +91,17 @@ echo "deb: dpkg -i: $(grep -c . "$work/installed.txt") paths"
 # The loader's search path does not reach the private folder: programs that did not ask for
 # minicudart keep NVIDIA's runtime.
 if ldconfig -p | grep -q "/minicudart/"; then fail "ldconfig's cache names the private folder"; fi
-[ -e "/$lib/libcudart.so.13" ] && [ "$(realpath "/$lib/libcudart.so.13")" = "/$dropin/libcudart.so.13" ] &&
-    fail "/$lib/libcudart.so.13 is minicudart's"
+for so in libcudart.so.13 libcudart.so.12; do
+    [ -e "/$lib/$so" ] && [ "$(realpath "/$lib/$so")" = "/$dropin/$so" ] && fail "/$lib/$so is minicudart's"
+done
 
 # minicudart --version and run, from /usr/bin.
 /usr/bin/minicudart --version >"$work/version.out" || fail "minicudart --version failed"
 grep -qx "minicudart $version" "$work/version.out" || fail "minicudart --version: $(head -n 1 "$work/version.out")"
-grep -qx "library: /$dropin/libcudart.so.13" "$work/version.out" ||
-    fail "minicudart --version does not name /$dropin/libcudart.so.13: $(cat "$work/version.out")"
+for so in libcudart.so.13 libcudart.so.12; do
+    grep -qx "library: /$dropin/$so" "$work/version.out" ||
+        fail "minicudart --version does not name /$dropin/$so: $(cat "$work/version.out")"
+done
 LD_LIBRARY_PATH=$nvidia_dir "$program" >"$work/nvidia.out" 2>&1
 nv_rc=$?
 LD_LIBRARY_PATH=$nvidia_dir /usr/bin/minicudart run -- "$program" >"$work/run.out" 2>"$work/run.err"
@@ -106,6 +111,16 @@ grep -qx 'runtime: minicudart' "$work/run.out" || fail "minicudart run: minicuda
 diff <(tail -n +2 "$work/nvidia.out") <(tail -n +2 "$work/run.out") || fail "minicudart run: outputs differ"
 /usr/bin/fatbin list "$program" >"$work/fatbin.out" 2>&1 || { cat "$work/fatbin.out"; fail "fatbin list failed"; }
 echo "deb: /usr/bin/minicudart run served the program as NVIDIA's runtime answers it (exit $rc)"
+if [ -n "$program12" ]; then
+    LD_LIBRARY_PATH=$nvidia12_dir "$program12" >"$work/nvidia12.out" 2>&1
+    nv_rc=$?
+    LD_LIBRARY_PATH=$nvidia12_dir /usr/bin/minicudart run -- "$program12" >"$work/run12.out" 2>"$work/run12.err"
+    rc=$?
+    [ "$rc" = "$nv_rc" ] || fail "minicudart run, CUDA 12 program: exit status $rc, $nv_rc under NVIDIA's 12.9 runtime"
+    grep -qx 'runtime: minicudart' "$work/run12.out" || fail "minicudart run: minicudart did not serve the CUDA 12 program"
+    diff <(tail -n +2 "$work/nvidia12.out") <(tail -n +2 "$work/run12.out") || fail "minicudart run: the CUDA 12 program's outputs differ"
+    echo "deb: /usr/bin/minicudart run served a CUDA 12 program with /$dropin/libcudart.so.12"
+fi
 
 # A program's verdict: PASS (exit 0) on a GPU, exit 2 saying so without one.
 verdict() {

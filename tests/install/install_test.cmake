@@ -1,7 +1,8 @@
 # install_package (registered by cmake/install.cmake): cmake -P this script.
 #
-# Installs the build tree into a scratch prefix, checks what landed there (header, both libraries
-# and the SONAME, the libcudart.so link, fatbin, the CMake package without build-machine paths,
+# Installs the build tree into a scratch prefix, checks what landed there (header, the libraries
+# of both ABIs and their SONAMEs, the libcudart.so link, fatbin, the `minicudart` command and the
+# libraries it finds, the CMake package without build-machine paths,
 # the .pc file through pkg-config and a C program linked with it), then configures and builds
 # examples/cmake-project against the prefix and runs its two programs: PASS (exit 0) on a GPU,
 # exit 2 with "no GPU" without one; and exit 2 again with the driver forced missing.
@@ -56,7 +57,8 @@ run("cmake --install" COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix $
 # 2. The installed tree.
 set(cmake_dir ${LIBDIR}/cmake/minicudart)
 foreach(path ${INCLUDEDIR}/minicudart.h ${LIBDIR}/libminicudart.a ${LIBDIR}/libcudart.so.13
-        ${BINDIR}/fatbin ${cmake_dir}/minicudartConfig.cmake
+        ${LIBDIR}/libcudart.so.12 ${LIBDIR}/libminicudart_audit.so
+        ${BINDIR}/fatbin ${BINDIR}/minicudart ${cmake_dir}/minicudartConfig.cmake
         ${cmake_dir}/minicudartConfigVersion.cmake ${cmake_dir}/minicudartTargets.cmake
         ${LIBDIR}/pkgconfig/minicudart.pc)
   expect_file(${path})
@@ -69,15 +71,26 @@ if(NOT link STREQUAL "libcudart.so.13")
   message(FATAL_ERROR "FAIL: ${LIBDIR}/libcudart.so -> ${link}, want libcudart.so.13")
 endif()
 find_program(OBJDUMP NAMES objdump)
-if(OBJDUMP)
-  run("objdump -p libcudart.so.13" OUTPUT dynamic
-      COMMAND ${OBJDUMP} -p ${prefix}/${LIBDIR}/libcudart.so.13)
-  if(NOT dynamic MATCHES "SONAME +libcudart\\.so\\.13\n")
-    message(FATAL_ERROR "FAIL: the installed libcudart.so.13 has no SONAME libcudart.so.13:\n"
-                        "${dynamic}")
+foreach(major 13 12)
+  if(OBJDUMP)
+    run("objdump -p libcudart.so.${major}" OUTPUT dynamic
+        COMMAND ${OBJDUMP} -p ${prefix}/${LIBDIR}/libcudart.so.${major})
+    if(NOT dynamic MATCHES "SONAME +libcudart\\.so\\.${major}\n")
+      message(FATAL_ERROR "FAIL: the installed libcudart.so.${major} has no SONAME "
+                          "libcudart.so.${major}:\n${dynamic}")
+    endif()
   endif()
-endif()
-message(STATUS "ok: SONAME libcudart.so.13")
+  message(STATUS "ok: SONAME libcudart.so.${major}")
+endforeach()
+# The installed command finds both libraries beside it, in the prefix.
+run("minicudart --version" COMMAND ${prefix}/${BINDIR}/minicudart --version OUTPUT version)
+foreach(major 13 12)
+  file(REAL_PATH ${prefix}/${LIBDIR}/libcudart.so.${major} library)
+  string(FIND "${version}" "library: ${library}\n" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "FAIL: minicudart --version does not name ${library}:\n${version}")
+  endif()
+endforeach()
 run("fatbin --help" COMMAND ${prefix}/${BINDIR}/fatbin --help OUTPUT help)
 if(NOT help MATCHES "usage: fatbin")
   message(FATAL_ERROR "FAIL: fatbin --help printed:\n${help}")

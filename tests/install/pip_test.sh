@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# pip_test.sh [--wheel VERSION] SOURCE_DIR WORK_DIR PROGRAM NVIDIA_LIB_DIR
+# pip_test.sh [--wheel VERSION] SOURCE_DIR WORK_DIR PROGRAM NVIDIA_LIB_DIR [PROGRAM12 NVIDIA12_DIR]
 # `pip install .` into a fresh virtual environment (scikit-build-core builds minicudart with
 # CMake), then the installed command serves a -cudart=shared program, as `minicudart run` and as
-# `python -m minicudart run`.  Exit 77 (ctest: skipped) only when no package index is reachable
+# `python -m minicudart run`; and PROGRAM12, built by a CUDA 12 toolkit (nvcc 12.4), where given,
+# on the environment's libcudart.so.12 as NVIDIA's 12.9 runtime answers it.  Exit 77 (ctest: skipped) only when no package index is reachable
 # for the build backend; everything else failing fails.
 #
 # With --wheel (the test package_wheel): tools/build-wheel.sh makes the binary wheel and the
@@ -16,7 +17,7 @@ if [ "${1:-}" = --wheel ]; then
     mode=wheel version=$2
     shift 2
 fi
-src=$1 work=$2 program=$3 nvidia_dir=$4
+src=$1 work=$2 program=$3 nvidia_dir=$4 program12=${5:-} nvidia12_dir=${6:-}
 fail() { echo "pip: $*"; exit 1; }
 rm -rf "$work"
 mkdir -p "$work"
@@ -55,7 +56,8 @@ else
     data=minicudart-$version.data/data
     printf '%s\n' minicudart/__init__.py minicudart/__main__.py \
         "$data/bin/fatbin" "$data/bin/minicudart" "$data/include/minicudart.h" \
-        "$data/lib/libcudart.so.13" "$data/lib/libminicudart.a" "$data/lib/pkgconfig/minicudart.pc" \
+        "$data/lib/libcudart.so.13" "$data/lib/libcudart.so.12" "$data/lib/libminicudart_audit.so" \
+        "$data/lib/libminicudart.a" "$data/lib/pkgconfig/minicudart.pc" \
         "$data/lib/cmake/minicudart/minicudartConfig.cmake" \
         "$data/lib/cmake/minicudart/minicudartConfigVersion.cmake" \
         "$data/lib/cmake/minicudart/minicudartTargets.cmake" \
@@ -74,7 +76,8 @@ else
         { tail -n 20 "$work/install.log"; fail "pip install --no-index --only-binary=:all: failed"; }
     echo "pip: $tag; sdist $(stat -c %s "$work/dist/minicudart-$version.tar.gz") bytes"
 fi
-for f in bin/minicudart bin/fatbin lib/libcudart.so.13 lib/libminicudart.a include/minicudart.h \
+for f in bin/minicudart bin/fatbin lib/libcudart.so.13 lib/libcudart.so.12 \
+         lib/libminicudart_audit.so lib/libminicudart.a include/minicudart.h \
          lib/cmake/minicudart/minicudartConfig.cmake lib/pkgconfig/minicudart.pc; do
     [ -e "$prefix/$f" ] || fail "$f not installed"
 done
@@ -82,8 +85,10 @@ done
 if [ $mode = wheel ]; then
     grep -qx "minicudart $version" "$work/version.out" || fail "minicudart --version: $(head -n 1 "$work/version.out"), want $version"
 fi
-grep -qx "library: $(realpath "$prefix/lib/libcudart.so.13")" "$work/version.out" ||
-    fail "minicudart --version does not name the environment's library: $(cat "$work/version.out")"
+for lib in libcudart.so.13 libcudart.so.12; do
+    grep -qx "library: $(realpath "$prefix/lib/$lib")" "$work/version.out" ||
+        fail "minicudart --version does not name the environment's $lib: $(cat "$work/version.out")"
+done
 # The .pc file names the environment, wherever pip put it (its prefix is relative to the file).
 if command -v pkg-config >/dev/null; then
     read -r inc _ < <(PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --cflags-only-I minicudart)
@@ -99,6 +104,16 @@ for how in command module; do
     grep -qx 'runtime: minicudart' "$work/$how.out" || fail "$how: minicudart did not serve the program"
     diff <(tail -n +2 "$work/nvidia.out") <(tail -n +2 "$work/$how.out") || fail "$how: outputs differ"
 done
+if [ -n "$program12" ]; then
+    LD_LIBRARY_PATH=$nvidia12_dir "$program12" >"$work/nvidia12.out" 2>&1
+    nv_rc=$?
+    LD_LIBRARY_PATH=$nvidia12_dir "$prefix/bin/minicudart" run -- "$program12" >"$work/run12.out" 2>"$work/run12.err"
+    rc=$?
+    [ "$rc" = "$nv_rc" ] || fail "CUDA 12 program: exit status $rc, $nv_rc under NVIDIA's 12.9 runtime"
+    grep -qx 'runtime: minicudart' "$work/run12.out" || fail "CUDA 12 program: minicudart did not serve it"
+    diff <(tail -n +2 "$work/nvidia12.out") <(tail -n +2 "$work/run12.out") || fail "CUDA 12 program: outputs differ"
+    echo "pip: minicudart run served a CUDA 12 program with the environment's libcudart.so.12"
+fi
 "$prefix/bin/fatbin" list "$program" | tail -n 1
 if [ $mode = wheel ]; then
     echo "pip: the wheel installed with no index and no build; minicudart run and python -m minicudart run served the program"
