@@ -2,8 +2,9 @@
 #
 #   <prefix>/include/minicudart.h
 #   <prefix>/lib/libminicudart.a                 the static runtime        minicudart::cudart
+#   <prefix>/lib/libminicudart12.a               the same, CUDA 12.9's ABI minicudart::cudart12
 #   <prefix>/lib/libcudart.so.13, libcudart.so   the drop-in shared one    minicudart::cudart_shared
-#   <prefix>/lib/libcudart.so.12                 CUDA 12.9's drop-in
+#   <prefix>/lib/libcudart.so.12                 CUDA 12.9's drop-in       minicudart::cudart_shared12
 #   <prefix>/lib/libminicudart_audit.so          the loader's audit module of `minicudart run`
 #                                                (these three in the folder
 #                                                MINICUDART_INSTALL_DROPIN_DIR names, if given:
@@ -12,6 +13,7 @@
 #   <prefix>/bin/minicudart                      `minicudart run -- CMD`
 #   <prefix>/lib/cmake/minicudart/               find_package(minicudart) (relocatable)
 #   <prefix>/lib/pkgconfig/minicudart.pc         pkg-config --static --libs minicudart
+#   <prefix>/lib/pkgconfig/minicudart12.pc       the same for a CUDA 12 program: minicudart12
 #
 # ("lib" is CMAKE_INSTALL_LIBDIR from GNUInstallDirs, included by the top level.)  Consumers:
 # examples/cmake-project.  The packages: pyproject.toml (the wheel) and cmake/package.cmake.
@@ -21,39 +23,44 @@ include(CMakePackageConfigHelpers)
 
 set(minicudart_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/minicudart)
 
-# Exported names: minicudart::cudart, minicudart::cudart_shared, minicudart::fatbin.
+# Exported names: minicudart::cudart, minicudart::cudart_shared, minicudart::fatbin, and CUDA
+# 12.9's minicudart::cudart12 and minicudart::cudart_shared12.
 set_target_properties(minicudart PROPERTIES EXPORT_NAME cudart)
+set_target_properties(minicudart12 PROPERTIES EXPORT_NAME cudart12)
 set_target_properties(minicudart_shared PROPERTIES EXPORT_NAME cudart_shared)
+set_target_properties(minicudart_shared12 PROPERTIES EXPORT_NAME cudart_shared12)
 set_target_properties(fatbin PROPERTIES EXPORT_NAME fatbin)
 
-# The static library's link interface names Threads::Threads, which FindThreads only defines
+# The static libraries' link interface names Threads::Threads, which FindThreads only defines
 # where C or C++ is enabled: the exported interface names a target that minicudartConfig.cmake
 # defines on the consumer's machine instead.  The build tree keeps the original items.
-get_target_property(minicudart_link_items minicudart INTERFACE_LINK_LIBRARIES)
-set(minicudart_interface_items)
-foreach(item IN LISTS minicudart_link_items)
-  if(item STREQUAL "Threads::Threads")
-    list(APPEND minicudart_interface_items
-         "$<BUILD_INTERFACE:${item}>" "$<INSTALL_INTERFACE:minicudart::threads>")
-  elseif(IS_ABSOLUTE "${item}")
-    message(FATAL_ERROR "cmake/install.cmake: minicudart links ${item} by an absolute path; "
-                        "the installed package cannot carry it: map it here to a target that "
-                        "minicudartConfig.cmake.in defines")
-  else()
-    list(APPEND minicudart_interface_items "${item}")   # dl, generator expressions
-  endif()
+foreach(library minicudart minicudart12)
+  get_target_property(minicudart_link_items ${library} INTERFACE_LINK_LIBRARIES)
+  set(minicudart_interface_items)
+  foreach(item IN LISTS minicudart_link_items)
+    if(item STREQUAL "Threads::Threads")
+      list(APPEND minicudart_interface_items
+           "$<BUILD_INTERFACE:${item}>" "$<INSTALL_INTERFACE:minicudart::threads>")
+    elseif(IS_ABSOLUTE "${item}")
+      message(FATAL_ERROR "cmake/install.cmake: ${library} links ${item} by an absolute path; "
+                          "the installed package cannot carry it: map it here to a target that "
+                          "minicudartConfig.cmake.in defines")
+    else()
+      list(APPEND minicudart_interface_items "${item}")   # dl, generator expressions
+    endif()
+  endforeach()
+  set_property(TARGET ${library} PROPERTY INTERFACE_LINK_LIBRARIES "${minicudart_interface_items}")
 endforeach()
-set_property(TARGET minicudart PROPERTY INTERFACE_LINK_LIBRARIES "${minicudart_interface_items}")
 
 # With MINICUDART_SANITIZE the installed libraries are instrumented: whatever links them must link
 # the sanitizer runtimes too (the same options as the top level's add_link_options()).  Recorded
-# in the generated config, which adds them to both imported libraries.
+# in the generated config, which adds them to the imported libraries.
 set(MINICUDART_SANITIZE_LINK_OPTIONS "")
 if(MINICUDART_SANITIZE)
   set(MINICUDART_SANITIZE_LINK_OPTIONS "-fsanitize=address;-fsanitize=undefined")
 endif()
 
-install(TARGETS minicudart fatbin
+install(TARGETS minicudart minicudart12 fatbin
   EXPORT minicudartTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
@@ -63,6 +70,7 @@ install(TARGETS minicudart_shared
 # libcudart.so.12 beside it, without a libcudart.so link of its own (that one is 13's), and the
 # loader's audit module that `minicudart run` gives each program the one of its major with.
 install(TARGETS minicudart_shared12
+  EXPORT minicudartTargets
   LIBRARY DESTINATION ${minicudart_dropin_dir} NAMELINK_SKIP)
 install(TARGETS minicudart_audit LIBRARY DESTINATION ${minicudart_dropin_dir})
 install(TARGETS minicudart_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
@@ -105,8 +113,20 @@ else()
 endif()
 list(JOIN MINICUDART_SANITIZE_LINK_OPTIONS " " MINICUDART_PC_SANITIZE)
 set(MINICUDART_PC_PREFIX "@MINICUDART_PC_PREFIX@")
-configure_file(${CMAKE_CURRENT_LIST_DIR}/minicudart.pc.in ${PROJECT_BINARY_DIR}/minicudart.pc.stage
-               @ONLY)
+# Two files from one template: minicudart.pc (libminicudart.a, libcudart.so.13) and
+# minicudart12.pc (libminicudart12.a, libcudart.so.12), for programs of a CUDA 12 toolkit.
+set(minicudart_pc_names minicudart minicudart12)
+foreach(MINICUDART_PC_NAME IN LISTS minicudart_pc_names)
+  if(MINICUDART_PC_NAME STREQUAL "minicudart12")
+    set(MINICUDART_PC_ABI "${MINICUDART_RUNTIME_ABI12}")
+    set(MINICUDART_PC_SONAME libcudart.so.12)
+  else()
+    set(MINICUDART_PC_ABI "${MINICUDART_RUNTIME_ABI}")
+    set(MINICUDART_PC_SONAME libcudart.so.13)
+  endif()
+  configure_file(${CMAKE_CURRENT_LIST_DIR}/minicudart.pc.in
+                 ${PROJECT_BINARY_DIR}/${MINICUDART_PC_NAME}.pc.stage @ONLY)
+endforeach()
 # A wheel (scikit-build-core sets SKBUILD) is installed into whatever environment pip is given,
 # not where it was staged: its prefix is the .pc file's folder, two up (pkg-config's pcfiledir).
 if(SKBUILD)
@@ -116,11 +136,13 @@ if(SKBUILD)
 else()
   set(minicudart_pc_prefix "\${CMAKE_INSTALL_PREFIX}")
 endif()
-install(CODE "
-  set(MINICUDART_PC_PREFIX \"${minicudart_pc_prefix}\")
-  configure_file(\"${PROJECT_BINARY_DIR}/minicudart.pc.stage\" \"${PROJECT_BINARY_DIR}/minicudart.pc\"
-                 @ONLY)")
-install(FILES ${PROJECT_BINARY_DIR}/minicudart.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+foreach(name IN LISTS minicudart_pc_names)
+  install(CODE "
+    set(MINICUDART_PC_PREFIX \"${minicudart_pc_prefix}\")
+    configure_file(\"${PROJECT_BINARY_DIR}/${name}.pc.stage\" \"${PROJECT_BINARY_DIR}/${name}.pc\"
+                   @ONLY)")
+  install(FILES ${PROJECT_BINARY_DIR}/${name}.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+endforeach()
 
 # The test: install this build tree into a scratch prefix, check it, build examples/cmake-project
 # against it.  Needs nvcc (MINICUDART_CUDA); kept here so that tests/CMakeLists.txt needs no line.
@@ -140,6 +162,7 @@ if(MINICUDART_TESTS AND MINICUDART_CUDA)
       -DCUDA_COMPILER=${CMAKE_CUDA_COMPILER}
       -DCUDA_HOST_COMPILER=${CMAKE_CUDA_HOST_COMPILER}
       -DSANITIZE=${MINICUDART_SANITIZE}
+      -DRUNTIME_VERSION12=${MINICUDART_RUNTIME_VERSION12}
       -P ${PROJECT_SOURCE_DIR}/tests/install/install_test.cmake)
   # It configures and builds a CUDA project (compiler detection included): ~30 s on 2 cores.
   set_tests_properties(install_package PROPERTIES TIMEOUT 300)

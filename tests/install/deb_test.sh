@@ -44,7 +44,7 @@ echo "deb: Depends: $(field Depends); Recommends: $(field Recommends)"
 lib=usr/lib/$multiarch
 dropin=$lib/minicudart
 printf '%s\n' usr/bin/fatbin usr/bin/minicudart usr/include/minicudart.h \
-    "$lib/libminicudart.a" "$lib/pkgconfig/minicudart.pc" \
+    "$lib/libminicudart.a" "$lib/libminicudart12.a" "$lib/pkgconfig/minicudart.pc" "$lib/pkgconfig/minicudart12.pc" \
     "$lib/cmake/minicudart/minicudartConfig.cmake" "$lib/cmake/minicudart/minicudartConfigVersion.cmake" \
     "$lib/cmake/minicudart/minicudartTargets.cmake" "$lib/cmake/minicudart/minicudartTargets-release.cmake" \
     "$dropin/libcudart.so.13" "$dropin/libcudart.so" "$dropin/libcudart.so.12" \
@@ -148,8 +148,12 @@ verdict "examples/cmake-project saxpy" "$work/example/saxpy"
 verdict "examples/cmake-project saxpy_shared" "$work/example/saxpy_shared"
 
 # 4. A makefile on pkg-config: a C program and nvcc's vadd, linked with libminicudart.a.
-[ "$(pkg-config --variable=dropindir minicudart)" = "/$dropin" ] ||
-    fail "pkg-config --variable=dropindir minicudart: $(pkg-config --variable=dropindir minicudart)"
+for pc in minicudart minicudart12; do
+    [ "$(pkg-config --variable=dropindir $pc)" = "/$dropin" ] ||
+        fail "pkg-config --variable=dropindir $pc: $(pkg-config --variable=dropindir $pc)"
+done
+[[ " $(pkg-config --static --libs minicudart12) " == *" -lminicudart12 "* ]] ||
+    fail "pkg-config --static --libs minicudart12: $(pkg-config --static --libs minicudart12)"
 mkdir -p "$work/make"
 cp "$src/examples/vadd/vadd.cu" "$work/make/"
 cat >"$work/make/pc.c" <<'EOF'

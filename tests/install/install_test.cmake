@@ -5,13 +5,16 @@
 # libraries it finds, the CMake package without build-machine paths,
 # the .pc file through pkg-config and a C program linked with it), then configures and builds
 # examples/cmake-project against the prefix and runs its two programs: PASS (exit 0) on a GPU,
-# exit 2 with "no GPU" without one; and exit 2 again with the driver forced missing.
+# exit 2 with "no GPU" without one; and exit 2 again with the driver forced missing.  A CUDA 12
+# project links the 12.9 runtime the same ways: minicudart12.pc, and minicudart::cudart12 and
+# minicudart::cudart_shared12 (tests/install/cuda12-project), each answering RUNTIME_VERSION12.
 #
 # -D inputs: BUILD_DIR SOURCE_DIR WORK_DIR CONFIG LIBDIR INCLUDEDIR BINDIR GENERATOR C_COMPILER
-#            CUDA_COMPILER CUDA_HOST_COMPILER SANITIZE
+#            CUDA_COMPILER CUDA_HOST_COMPILER SANITIZE RUNTIME_VERSION12
 cmake_minimum_required(VERSION 3.25)
 
-foreach(var BUILD_DIR SOURCE_DIR WORK_DIR LIBDIR INCLUDEDIR BINDIR GENERATOR CUDA_COMPILER)
+foreach(var BUILD_DIR SOURCE_DIR WORK_DIR LIBDIR INCLUDEDIR BINDIR GENERATOR CUDA_COMPILER
+    RUNTIME_VERSION12)
   if(NOT DEFINED ${var} OR "${${var}}" STREQUAL "")
     message(FATAL_ERROR "install_test.cmake: -D${var}=... is missing")
   endif()
@@ -60,7 +63,8 @@ foreach(path ${INCLUDEDIR}/minicudart.h ${LIBDIR}/libminicudart.a ${LIBDIR}/libc
         ${LIBDIR}/libcudart.so.12 ${LIBDIR}/libminicudart_audit.so
         ${BINDIR}/fatbin ${BINDIR}/minicudart ${cmake_dir}/minicudartConfig.cmake
         ${cmake_dir}/minicudartConfigVersion.cmake ${cmake_dir}/minicudartTargets.cmake
-        ${LIBDIR}/pkgconfig/minicudart.pc)
+        ${LIBDIR}/libminicudart12.a ${LIBDIR}/pkgconfig/minicudart.pc
+        ${LIBDIR}/pkgconfig/minicudart12.pc)
   expect_file(${path})
 endforeach()
 if(NOT IS_SYMLINK ${prefix}/${LIBDIR}/libcudart.so)
@@ -138,6 +142,28 @@ int main(void) { return minicudart_set_launch_params("no-such-mode") == -1 ? 0 :
         -o ${WORK_DIR}/pc ${flags})
     run("that program" COMMAND ${WORK_DIR}/pc)
   endif()
+  # minicudart12: the static runtime of CUDA 12.9's ABI, and the folder of its libcudart.so.12.
+  run("pkg-config --static --libs --cflags minicudart12" OUTPUT flags12
+      COMMAND ${PKG_CONFIG} --static --libs --cflags minicudart12)
+  string(STRIP "${flags12}" flags12)
+  if(NOT " ${flags12} " MATCHES " -lminicudart12 " OR " ${flags12} " MATCHES " -lminicudart ")
+    message(FATAL_ERROR "FAIL: pkg-config --static --libs minicudart12: '${flags12}'")
+  endif()
+  run("pkg-config --variable=dropindir minicudart12" OUTPUT dropin12
+      COMMAND ${PKG_CONFIG} --variable=dropindir minicudart12)
+  string(STRIP "${dropin12}" dropin12)
+  if(NOT EXISTS ${dropin12}/libcudart.so.12)
+    message(FATAL_ERROR "FAIL: minicudart12.pc's dropindir ${dropin12} has no libcudart.so.12")
+  endif()
+  if(C_COMPILER)
+    separate_arguments(flags12 UNIX_COMMAND "${flags12}")
+    run("a C program built with minicudart12's flags" COMMAND ${C_COMPILER}
+        ${SOURCE_DIR}/tests/install/cuda12-project/app12.c -o ${WORK_DIR}/pc12 ${flags12})
+    run("that program" COMMAND ${WORK_DIR}/pc12 OUTPUT out12)
+    if(NOT out12 MATCHES "cudaRuntimeGetVersion 0, version ${RUNTIME_VERSION12}\n")
+      message(FATAL_ERROR "FAIL: a program linked with minicudart12.pc answered: ${out12}")
+    endif()
+  endif()
 else()
   message(STATUS "skipped: pkg-config is not installed")
 endif()
@@ -192,6 +218,33 @@ foreach(program saxpy saxpy_shared)
     message(FATAL_ERROR "FAIL: ${program} without a driver: exit ${rc}, want 2\n${out}")
   endif()
   message(STATUS "ok: ${program} without a driver exits 2")
+endforeach()
+
+# 4. A CUDA 12 project: minicudart::cudart12 and minicudart::cudart_shared12.
+set(cuda12_build ${WORK_DIR}/cuda12-project)
+set(c_args)
+if(C_COMPILER)
+  set(c_args -DCMAKE_C_COMPILER=${C_COMPILER})
+endif()
+run("configure tests/install/cuda12-project"
+    COMMAND ${CMAKE_COMMAND} -S ${SOURCE_DIR}/tests/install/cuda12-project -B ${cuda12_build}
+            -G ${GENERATOR} -DCMAKE_PREFIX_PATH=${prefix} ${c_args})
+run("build tests/install/cuda12-project" COMMAND ${CMAKE_COMMAND} --build ${cuda12_build})
+foreach(program app12 app12_shared)
+  set(exe ${cuda12_build}/${program})
+  file(GET_RUNTIME_DEPENDENCIES EXECUTABLES ${exe} RESOLVED_DEPENDENCIES_VAR deps
+       UNRESOLVED_DEPENDENCIES_VAR missing DIRECTORIES ${prefix}/${LIBDIR})
+  if(program STREQUAL "app12" AND deps MATCHES "libcudart")
+    message(FATAL_ERROR "FAIL: ${program} (static minicudart12) loads ${deps}")
+  elseif(program STREQUAL "app12_shared" AND NOT deps MATCHES "${prefix}/${LIBDIR}/libcudart.so.12")
+    message(FATAL_ERROR "FAIL: ${program} does not load ${prefix}/${LIBDIR}/libcudart.so.12: "
+                        "${deps} (missing: ${missing})")
+  endif()
+  run("${program}" COMMAND ${exe} OUTPUT out)
+  if(NOT out MATCHES "cudaRuntimeGetVersion 0, version ${RUNTIME_VERSION12}\n")
+    message(FATAL_ERROR "FAIL: ${program} answered: ${out}")
+  endif()
+  message(STATUS "ok: ${program} answers ${RUNTIME_VERSION12}")
 endforeach()
 
 message(STATUS "PASS: install_package")

@@ -57,7 +57,8 @@ else
     printf '%s\n' minicudart/__init__.py minicudart/__main__.py \
         "$data/bin/fatbin" "$data/bin/minicudart" "$data/include/minicudart.h" \
         "$data/lib/libcudart.so.13" "$data/lib/libcudart.so.12" "$data/lib/libminicudart_audit.so" \
-        "$data/lib/libminicudart.a" "$data/lib/pkgconfig/minicudart.pc" \
+        "$data/lib/libminicudart.a" "$data/lib/libminicudart12.a" \
+        "$data/lib/pkgconfig/minicudart.pc" "$data/lib/pkgconfig/minicudart12.pc" \
         "$data/lib/cmake/minicudart/minicudartConfig.cmake" \
         "$data/lib/cmake/minicudart/minicudartConfigVersion.cmake" \
         "$data/lib/cmake/minicudart/minicudartTargets.cmake" \
@@ -77,8 +78,9 @@ else
     echo "pip: $tag; sdist $(stat -c %s "$work/dist/minicudart-$version.tar.gz") bytes"
 fi
 for f in bin/minicudart bin/fatbin lib/libcudart.so.13 lib/libcudart.so.12 \
-         lib/libminicudart_audit.so lib/libminicudart.a include/minicudart.h \
-         lib/cmake/minicudart/minicudartConfig.cmake lib/pkgconfig/minicudart.pc; do
+         lib/libminicudart_audit.so lib/libminicudart.a lib/libminicudart12.a include/minicudart.h \
+         lib/cmake/minicudart/minicudartConfig.cmake lib/pkgconfig/minicudart.pc \
+         lib/pkgconfig/minicudart12.pc; do
     [ -e "$prefix/$f" ] || fail "$f not installed"
 done
 "$prefix/bin/minicudart" --version >"$work/version.out" || fail "minicudart --version failed"
@@ -91,8 +93,10 @@ for lib in libcudart.so.13 libcudart.so.12; do
 done
 # The .pc file names the environment, wherever pip put it (its prefix is relative to the file).
 if command -v pkg-config >/dev/null; then
-    read -r inc _ < <(PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --cflags-only-I minicudart)
-    [ -f "${inc#-I}/minicudart.h" ] || fail "pkg-config --cflags minicudart: $inc has no minicudart.h"
+    for pc in minicudart minicudart12; do
+        read -r inc _ < <(PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --cflags-only-I $pc)
+        [ -f "${inc#-I}/minicudart.h" ] || fail "pkg-config --cflags $pc: $inc has no minicudart.h"
+    done
 fi
 LD_LIBRARY_PATH=$nvidia_dir "$program" >"$work/nvidia.out" 2>&1
 nv_rc=$?
