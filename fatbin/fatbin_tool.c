@@ -66,12 +66,13 @@ static void usage(FILE *to)
         "  choose --sm N FILE [--ptx]  the entry a runtime would load on an sm_N device, and why\n"
         "  wrappers FILE             the wrappers in .nvFatBinSegment\n"
         "  check FILE...             whether minicudart can serve an executable or shared\n"
-        "                            library, and why: it links the shared runtime\n"
-        "                            (libcudart.so.13: swap it with LD_LIBRARY_PATH), has a\n"
-        "                            runtime linked in statically (NVIDIA's cudart_static or\n"
-        "                            minicudart: rebuild), or uses no CUDA runtime; plus the\n"
-        "                            fatbins it carries and their SMs.  Exit status 0 whenever\n"
-        "                            the file could be classified\n"
+        "                            library, and why: it links the shared runtime of CUDA 12\n"
+        "                            or 13 (libcudart.so.12 or .so.13: minicudart's of that\n"
+        "                            major replaces it, through `minicudart run` or\n"
+        "                            LD_LIBRARY_PATH), has a runtime linked in statically\n"
+        "                            (NVIDIA's cudart_static or minicudart: rebuild), or uses no\n"
+        "                            CUDA runtime; plus the fatbins it carries and their SMs.\n"
+        "                            Exit status 0 whenever the file could be classified\n"
         "  --help                    this text\n"
         "\n"
         "Exit status is non-zero on any error (missing file, not ELF, no fatbin, malformed).\n");
@@ -532,8 +533,19 @@ static const char *static_runtime(const evidence *ev, const uint8_t *data, size_
     return "an unknown static runtime";
 }
 
-#define REBUILD "rebuild it with `nvcc -cudart=shared` (then swap libcudart.so.13) or " \
-                "`nvcc -cudart=none ... -lminicudart`"
+#define REBUILD "rebuild it with `nvcc -cudart=shared` (then swap libcudart.so.13 or .so.12) or " \
+                "`nvcc -cudart=none ... -lminicudart` (-lminicudart12 with a CUDA 12 nvcc)"
+
+/* The CUDA major a runtime library's name says: N of libcudart.so.N[.x.y]; 0 for another name. */
+static int cudart_major(const char *lib)
+{
+    if (!starts(lib, "libcudart.so.") || lib[13] < '0' || lib[13] > '9')
+        return 0;
+    int major = 0;
+    for (const char *p = lib + 13; *p >= '0' && *p <= '9' && major < 1000; p++)
+        major = major * 10 + (*p - '0');
+    return major;
+}
 
 static void check_summary(const char *path, const evidence *ev, const walk *w,
                           unsigned long containers, unsigned long wrappers,
@@ -545,18 +557,22 @@ static void check_summary(const char *path, const evidence *ev, const walk *w,
         printf("%s: is a CUDA runtime library itself (SONAME %s, %s)\n", path, ev->soname,
                ev->minicudart_hook ? "minicudart" : "not minicudart");
     } else if (ev->rt_imports > 0) {
+        /* minicudart builds both majors' libraries: libcudart.so.13 and CUDA 12.9's .so.12. */
         const char *lib = ev->import_lib ? ev->import_lib : "an unnamed library";
-        if (strcmp(lib, "libcudart.so.13") == 0)
-            printf("%s: links the shared runtime (libcudart.so.13): minicudart can replace it "
-                   "without a rebuild (LD_LIBRARY_PATH=<dir of minicudart's libcudart.so.13>)\n",
-                   path);
-        else if (starts(lib, "libcudart.so"))
+        int major = cudart_major(lib);
+        if (major == 12 || major == 13)
+            printf("%s: links the shared runtime (libcudart.so.%d): minicudart can replace it "
+                   "without a rebuild (its libcudart.so.%d: `minicudart run -- CMD`, or "
+                   "LD_LIBRARY_PATH=<dir of minicudart's libcudart.so.%d>)\n", path, major, major,
+                   major);
+        else if (major > 0)
             printf("%s: links the shared runtime of another CUDA major (%s): minicudart "
-                   "(libcudart.so.13) cannot serve it; rebuild it with CUDA 13 "
-                   "(`nvcc -cudart=shared`)\n", path, lib);
+                   "(libcudart.so.12, libcudart.so.13) cannot serve it; rebuild it with CUDA 12 "
+                   "or 13 (`nvcc -cudart=shared`)\n", path, lib);
         else
-            printf("%s: links the shared runtime through %s (no libcudart.so.13 version): "
-                   "minicudart can serve it only if that library is libcudart.so.13\n", path, lib);
+            printf("%s: links the shared runtime through %s (no libcudart.so.12 or .so.13 "
+                   "version): minicudart can serve it only if that library is libcudart.so.12 "
+                   "or .so.13\n", path, lib);
     } else if (ev->key_defs > 0 || (stripped && (containers > 0 || wrappers > 0))) {
         const char *which = static_runtime(ev, data, size, &why);
         printf("%s: has a runtime linked in statically (%s): it cannot be swapped%s; %s\n",

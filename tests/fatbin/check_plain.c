@@ -3,7 +3,8 @@
  *   plain                       no CUDA at all
  *   -DCHECK_DRIVER_API          calls cuInit from libcuda.so.1 (the toolkit's stub; never run)
  *   -DCHECK_OLD_RUNTIME         calls cudaMalloc from a stand-in libcudart.so.12 (versioned
- *                               libcudart.so.12, as CUDA 12 binaries need it; never run)
+ *                               libcudart.so.12, as CUDA 12 binaries need it; never run), or
+ *                               from CUDA 11's libcudart.so.11.0
  */
 #include <stdio.h>
 
