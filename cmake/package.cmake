@@ -5,11 +5,12 @@
 #
 #   /usr/bin/minicudart, /usr/bin/fatbin          the commands
 #   /usr/include/minicudart.h
-#   /usr/lib/<multiarch>/libminicudart.a          and pkgconfig/minicudart.pc, cmake/minicudart/
-#   /usr/lib/<multiarch>/minicudart/libcudart.so.13 (and the libcudart.so link): a private folder,
-#       on no path the loader searches, so that installing the package never shadows NVIDIA's
-#       runtime for a program that did not ask for minicudart; `minicudart run`, the CMake
-#       package and pkg-config's dropindir name it
+#   /usr/lib/<multiarch>/libminicudart.a, libminicudart12.a    and pkgconfig/minicudart.pc,
+#       minicudart12.pc, cmake/minicudart/
+#   /usr/lib/<multiarch>/minicudart/libcudart.so.13 (and the libcudart.so link), libcudart.so.12
+#       and libminicudart_audit.so: a private folder, on no path the loader searches, so that
+#       installing the package never shadows NVIDIA's runtimes for a program that did not ask
+#       for minicudart; `minicudart run`, the CMake package and pkg-config's dropindir name it
 #   /usr/share/doc/minicudart/copyright, changelog.gz   (the "debian" component: this package
 #       only, never `cmake --install` or the wheel)
 #
@@ -29,11 +30,16 @@ minicudart implements NVIDIA's CUDA runtime API (libcudart) in readable C,
 on the CUDA driver API (libcuda, loaded at run time), the ABI of CUDA
 ${MINICUDART_RUNTIME_ABI}'s runtime.
 
+It carries the same runtime with CUDA 12.9's ABI as well: libcudart.so.12
+and libminicudart12.a, for programs built by a CUDA 12 toolkit.
+
 Programs built with nvcc -cudart=shared run on it unrebuilt through
-`minicudart run -- CMD`, which preloads its libcudart.so.13 (installed in
-a private folder, where no other program finds it).  Programs and build
-systems link it instead of NVIDIA's runtime: libminicudart.a with its
-header, a CMake package (find_package(minicudart)) and a pkg-config file.
+`minicudart run -- CMD`, which gives each program its libcudart.so.13 or
+libcudart.so.12, whichever the program needs (installed in a private
+folder, where no other program finds them).  Programs and build systems
+link it instead of NVIDIA's runtime: libminicudart.a (libminicudart12.a)
+with its header, a CMake package (find_package(minicudart)) and
+pkg-config files.
 The fatbin command inspects the GPU code that nvcc embeds in binaries.]])
 string(CONFIGURE "${CPACK_PACKAGE_DESCRIPTION}" CPACK_PACKAGE_DESCRIPTION)
 set(CPACK_STRIP_FILES ON)
@@ -57,7 +63,7 @@ string(TIMESTAMP minicudart_deb_date "%a, %d %b %Y %H:%M:%S +0000" UTC)
 file(WRITE ${minicudart_deb_changelog}
   "minicudart (${MINICUDART_PACKAGE_VERSION}) unstable; urgency=medium\n\n"
   "  * minicudart ${PROJECT_VERSION}, with NVIDIA's CUDA ${MINICUDART_RUNTIME_ABI} runtime ABI "
-  "(libcudart.so.13).\n\n"
+  "(libcudart.so.13) and CUDA ${MINICUDART_RUNTIME_ABI12}'s (libcudart.so.12).\n\n"
   " -- ${MINICUDART_DEB_MAINTAINER}  ${minicudart_deb_date}\n")
 install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR}
         RENAME copyright COMPONENT debian EXCLUDE_FROM_ALL)

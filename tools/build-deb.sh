@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tools/build-deb.sh [OUTDIR] - the Debian package: OUTDIR/minicudart_<version>_<arch>.deb
 # (OUTDIR: default dist), made by CPack (cmake/package.cmake says what it holds) from a Release
-# tree configured for /usr, with libcudart.so.13 in the private folder lib/<multiarch>/minicudart.
+# tree configured for /usr, with libcudart.so.13 and libcudart.so.12 in the private folder
+# lib/<multiarch>/minicudart.
 # Needs CMake, a C compiler, the CUDA toolkit's headers and dpkg-dev (dpkg-architecture,
 # dpkg-shlibdeps): tools/install-deps.sh installs them.  Prints the package's path.
 # Environment: MINICUDART_DEB_BUILD_DIR (the tree; default build/deb, reused), JOBS.
