@@ -63,7 +63,7 @@ string(TIMESTAMP minicudart_deb_date "%a, %d %b %Y %H:%M:%S +0000" UTC)
 file(WRITE ${minicudart_deb_changelog}
   "minicudart (${MINICUDART_PACKAGE_VERSION}) unstable; urgency=medium\n\n"
   "  * minicudart ${PROJECT_VERSION}, with NVIDIA's CUDA ${MINICUDART_RUNTIME_ABI} runtime ABI "
-  "(libcudart.so.13) and CUDA ${MINICUDART_RUNTIME_ABI12}'s (libcudart.so.12).\n\n"
+  "(libcudart.so.13)\n    and CUDA ${MINICUDART_RUNTIME_ABI12}'s (libcudart.so.12).\n\n"
   " -- ${MINICUDART_DEB_MAINTAINER}  ${minicudart_deb_date}\n")
 install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR}
         RENAME copyright COMPONENT debian EXCLUDE_FROM_ALL)
