@@ -19,8 +19,8 @@
  *   libcudart12.map  exactly the 435 names NVIDIA's 12.9 library exports, under its version node
  *
  * A face function converts 12.9's arguments and structs, calls the body (by its names12.h name)
- * and converts back; it is a public function like any other (RT_ENTER ... RT_RETURN, or
- * RT_FORWARD into the body where nothing comes back to convert).  Registration, loading and
+ * and converts back; it is a public function like any other: RT_ENTER, RT_RETURN for an error
+ * of its own, RT12_RETURN_CALLED (below) for what the body answered.  Registration, loading and
  * the launch path are the same objects in both libraries.  docs/anatomy.md has the story.
  *
  * The face sits above every layer (it may call any room) and no room calls it.
@@ -38,6 +38,17 @@
 #include "memory/memory.h"
 #include "stream/stream.h"
 #include "cuda12/abi12.h"
+
+/* The face's return of a result that a public function it called produced (a body, or a
+ * cudaDevice* successor): that call recorded its error already (the thread's last error, the
+ * trace line, the summary's count), so only this call's clock closes and nothing is counted
+ * twice.  An error the face finds itself leaves through RT_RETURN. */
+#define RT12_RETURN_CALLED(e)                                                                    \
+    do {                                                                                          \
+        cudaError_t rt12_called_ = (e);                                                           \
+        rt_call_end();                                                                            \
+        return rt12_called_;                                                                      \
+    } while (0)
 
 /* The face defines the plain names; from here on a body is called by the name names12.h gave it
  * (cudaMemAdvise_v2, rt_v13_cudaGetDeviceProperties). */
@@ -127,7 +138,8 @@ RT_API cudaError_t cudaMemcpy3DBatchAsync_ptsz(size_t numOps, struct cudaMemcpy3
                                                cudaStream_t stream);
 RT_API cudaError_t cudaPointerGetAttributes(struct rt12_pointer_attributes *attributes,
                                             const void *ptr);
-RT_API cudaError_t cudaMemPoolCreate(cudaMemPool_t *memPool, const struct cudaMemPoolProps *poolProps);
+RT_API cudaError_t cudaMemPoolCreate(cudaMemPool_t *memPool,
+                                     const struct cudaMemPoolProps *poolProps);
 RT_API cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject,
                                            const struct rt12_resource_desc *pResDesc,
                                            const struct cudaTextureDesc *pTexDesc,
@@ -209,8 +221,7 @@ RT_API cudaError_t cudaWaitExternalSemaphoresAsync_ptsz(
     const cudaExternalSemaphore_t *extSemArray,
     const struct rt12_external_semaphore_wait_params_v1 *paramsArray, unsigned int numExtSems,
     cudaStream_t stream);
-RT_API cudaError_t cudaLaunchCooperativeKernelMultiDevice(struct rt12_launch_params *launchParamsList,
-                                                          unsigned int numDevices,
-                                                          unsigned int flags);
+RT_API cudaError_t cudaLaunchCooperativeKernelMultiDevice(
+    struct rt12_launch_params *launchParamsList, unsigned int numDevices, unsigned int flags);
 
 #endif

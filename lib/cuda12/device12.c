@@ -17,34 +17,38 @@ RT_API cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, 
         RT_RETURN(cudaErrorInvalidValue);
     /* 96, reserved in 13, is still cudaDevAttrCooperativeMultiDeviceLaunch in 12.9: the driver
      * answers it (CU_DEVICE_ATTRIBUTE_COOPERATIVE_MULTI_DEVICE_LAUNCH). */
-    RT_RETURN(rt_v13_cudaDeviceGetAttribute(value, attr, device));
+    RT12_RETURN_CALLED(rt_v13_cudaDeviceGetAttribute(value, attr, device));
 }
 
-/* The eight fields 13 removed, each a driver attribute (13.0's release notes name them). */
-static cudaError_t rt12_removed_fields(struct rt12_device_prop *p, int device)
+/* The eight fields 13 removed, each a driver attribute (13.0's release notes name them), asked
+ * of the driver directly: an attribute a driver no longer answers is 0 here, and a call of the
+ * public cudaDeviceGetAttribute would leave its error as the thread's last one. */
+static cudaError_t rt12_removed_fields(struct rt12_device_prop *p, CUdevice dev)
 {
     static const struct {
-        size_t offset;
-        enum cudaDeviceAttr attr;
+        unsigned short offset;
+        unsigned char attr;
     } removed[] = {
-        {offsetof(struct rt12_device_prop, clockRate), cudaDevAttrClockRate},
-        {offsetof(struct rt12_device_prop, deviceOverlap), cudaDevAttrGpuOverlap},
+        {offsetof(struct rt12_device_prop, clockRate), CU_DEVICE_ATTRIBUTE_CLOCK_RATE},
+        {offsetof(struct rt12_device_prop, deviceOverlap), CU_DEVICE_ATTRIBUTE_GPU_OVERLAP},
         {offsetof(struct rt12_device_prop, kernelExecTimeoutEnabled),
-         cudaDevAttrKernelExecTimeout},
-        {offsetof(struct rt12_device_prop, computeMode), cudaDevAttrComputeMode},
-        {offsetof(struct rt12_device_prop, maxTexture1DLinear), cudaDevAttrMaxTexture1DLinearWidth},
-        {offsetof(struct rt12_device_prop, memoryClockRate), cudaDevAttrMemoryClockRate},
+         CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT},
+        {offsetof(struct rt12_device_prop, computeMode), CU_DEVICE_ATTRIBUTE_COMPUTE_MODE},
+        {offsetof(struct rt12_device_prop, maxTexture1DLinear),
+         CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH},
+        {offsetof(struct rt12_device_prop, memoryClockRate), CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE},
         {offsetof(struct rt12_device_prop, singleToDoublePrecisionPerfRatio),
-         cudaDevAttrSingleToDoublePrecisionPerfRatio},
-        {offsetof(struct rt12_device_prop, cooperativeMultiDeviceLaunch), (enum cudaDeviceAttr)96},
+         CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO},
+        {offsetof(struct rt12_device_prop, cooperativeMultiDeviceLaunch),
+         CU_DEVICE_ATTRIBUTE_COOPERATIVE_MULTI_DEVICE_LAUNCH},
     };
     for (size_t i = 0; i < sizeof removed / sizeof removed[0]; i++) {
         int v = 0;
-        cudaError_t e = rt_v13_cudaDeviceGetAttribute(&v, removed[i].attr, device);
-        if (e == cudaErrorInvalidValue)   /* an attribute this driver no longer answers */
+        CUresult r = rt_drv.cuDeviceGetAttribute(&v, (CUdevice_attribute)removed[i].attr, dev);
+        if (r == CUDA_ERROR_INVALID_VALUE)
             v = 0;
-        else if (e != cudaSuccess)
-            return e;
+        else if (r != CUDA_SUCCESS)
+            return rt_error_from_cu(r);
         memcpy((char *)p + removed[i].offset, &v, sizeof v);
     }
     return cudaSuccess;
@@ -85,39 +89,39 @@ static void rt12_shared_fields(struct rt12_device_prop *o, const struct cudaDevi
 #undef SAME
 }
 
-/* Fills the first `bytes` of the caller's 12.9 struct, and not one byte more: the legacy export
- * was built for CUDA 11's smaller struct. */
-static cudaError_t rt12_device_properties(struct rt12_device_prop *prop, int device, size_t bytes)
+/* The one body of cudaGetDeviceProperties_v2 and the legacy cudaGetDeviceProperties
+ * (RT_FORWARD): fills the first `bytes` of the caller's 12.9 struct, and not one byte more (the
+ * legacy export was built for CUDA 11's smaller struct). */
+static cudaError_t rt12_device_properties_api(struct rt12_device_prop *prop, int device,
+                                              size_t bytes, rt_api self)
 {
+    RT_ENTER_AS(self);
     if (!prop)
-        return cudaErrorInvalidValue;
+        RT_RETURN_AS(self, cudaErrorInvalidValue);
     struct cudaDeviceProp p13;
     cudaError_t e = rt_v13_cudaGetDeviceProperties(&p13, device);
     if (e != cudaSuccess)
-        return e;
+        RT12_RETURN_CALLED(e);
     struct rt12_device_prop p12;
     memset(&p12, 0, sizeof p12);
     rt12_shared_fields(&p12, &p13);
-    e = rt12_removed_fields(&p12, device);
-    if (e != cudaSuccess)
-        return e;
-    memcpy(prop, &p12, bytes);
-    return cudaSuccess;
+    e = rt12_removed_fields(&p12, rt_devices[device].cu);   /* the body checked the number */
+    if (e == cudaSuccess)
+        memcpy(prop, &p12, bytes);
+    RT_RETURN_AS(self, e);
 }
 
 /* What every CUDA 12 program calls: 12.9's header turns cudaGetDeviceProperties into this. */
 RT_API cudaError_t cudaGetDeviceProperties_v2(struct rt12_device_prop *prop, int device)
 {
-    RT_ENTER();
-    RT_RETURN(rt12_device_properties(prop, device, RT12_DEVICE_PROP_V2_BYTES));
+    RT_FORWARD(rt12_device_properties_api(prop, device, RT12_DEVICE_PROP_V2_BYTES, RT_SELF));
 }
 
 /* The plain name, which only a caller that bypasses the header reaches (dlsym, bindings): CUDA
  * 11's prefix of the struct, 728 bytes, as NVIDIA's 12.9 library writes. */
 RT_API cudaError_t cudaGetDeviceProperties(struct rt12_device_prop *prop, int device)
 {
-    RT_ENTER();
-    RT_RETURN(rt12_device_properties(prop, device, RT12_DEVICE_PROP_V1_BYTES));
+    RT_FORWARD(rt12_device_properties_api(prop, device, RT12_DEVICE_PROP_V1_BYTES, RT_SELF));
 }
 
 /* Only the compute capability counts (device_config.c says the rule), at 12.9's offsets. */
@@ -130,7 +134,7 @@ RT_API cudaError_t cudaChooseDevice(int *device, const struct rt12_device_prop *
     memset(&p13, 0, sizeof p13);
     p13.major = prop->major;
     p13.minor = prop->minor;
-    RT_RETURN(rt_v13_cudaChooseDevice(device, &p13));
+    RT12_RETURN_CALLED(rt_v13_cudaChooseDevice(device, &p13));
 }
 
 /* ---- removed in 13: each identical to its cudaDevice* successor, as 12.9's header says ------ */
@@ -138,37 +142,37 @@ RT_API cudaError_t cudaChooseDevice(int *device, const struct rt12_device_prop *
 RT_API cudaError_t cudaThreadExit(void)
 {
     RT_ENTER();
-    RT_RETURN(cudaDeviceReset());
+    RT12_RETURN_CALLED(cudaDeviceReset());
 }
 
 RT_API cudaError_t cudaThreadSynchronize(void)
 {
     RT_ENTER();
-    RT_RETURN(cudaDeviceSynchronize());
+    RT12_RETURN_CALLED(cudaDeviceSynchronize());
 }
 
 RT_API cudaError_t cudaThreadSetLimit(enum cudaLimit limit, size_t value)
 {
     RT_ENTER();
-    RT_RETURN(cudaDeviceSetLimit(limit, value));
+    RT12_RETURN_CALLED(cudaDeviceSetLimit(limit, value));
 }
 
 RT_API cudaError_t cudaThreadGetLimit(size_t *pValue, enum cudaLimit limit)
 {
     RT_ENTER();
-    RT_RETURN(cudaDeviceGetLimit(pValue, limit));
+    RT12_RETURN_CALLED(cudaDeviceGetLimit(pValue, limit));
 }
 
 RT_API cudaError_t cudaThreadGetCacheConfig(enum cudaFuncCache *pCacheConfig)
 {
     RT_ENTER();
-    RT_RETURN(cudaDeviceGetCacheConfig(pCacheConfig));
+    RT12_RETURN_CALLED(cudaDeviceGetCacheConfig(pCacheConfig));
 }
 
 RT_API cudaError_t cudaThreadSetCacheConfig(enum cudaFuncCache cacheConfig)
 {
     RT_ENTER();
-    RT_RETURN(cudaDeviceSetCacheConfig(cacheConfig));
+    RT12_RETURN_CALLED(cudaDeviceSetCacheConfig(cacheConfig));
 }
 
 /* "If the device does natively support doubles, then this function does nothing" (12.9's

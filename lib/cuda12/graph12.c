@@ -5,8 +5,9 @@
  * 12.3 added edge data (ports and types of programmatic dependencies) under _v2/_v3 names; 13
  * gave those forms the plain names.  Each plain 12.9 form is 13's with no edge data (NULL), which
  * 13 documents as default, zeroed data: a query of edges that carry data then fails with
- * cudaErrorLossyQuery rather than drop it, as the driver's older entries answer.  Each is a
- * forward into the body by its 12.9 name (cuda12/names12.h), which the trace then names.
+ * cudaErrorLossyQuery rather than drop it, as the driver's older entries answer.  Each calls the
+ * body by its 12.9 name (cuda12/names12.h), which names the errors it traces; the summary counts
+ * the call under the name the program called.
  */
 #include "cuda12/cuda12.h"
 
@@ -14,48 +15,57 @@ RT_API cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t gra
                                     const cudaGraphNode_t *pDependencies, size_t numDependencies,
                                     struct cudaGraphNodeParams *nodeParams)
 {
-    RT_FORWARD(cudaGraphAddNode_v2(pGraphNode, graph, pDependencies, NULL, numDependencies,
-                                   nodeParams));
+    RT_ENTER();
+    RT12_RETURN_CALLED(cudaGraphAddNode_v2(pGraphNode, graph, pDependencies, NULL, numDependencies,
+                                           nodeParams));
 }
 
 RT_API cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *from,
                                             const cudaGraphNode_t *to, size_t numDependencies)
 {
-    RT_FORWARD(cudaGraphAddDependencies_v2(graph, from, to, NULL, numDependencies));
+    RT_ENTER();
+    RT12_RETURN_CALLED(cudaGraphAddDependencies_v2(graph, from, to, NULL, numDependencies));
 }
 
 RT_API cudaError_t cudaGraphRemoveDependencies(cudaGraph_t graph, const cudaGraphNode_t *from,
                                                const cudaGraphNode_t *to, size_t numDependencies)
 {
-    RT_FORWARD(cudaGraphRemoveDependencies_v2(graph, from, to, NULL, numDependencies));
+    RT_ENTER();
+    RT12_RETURN_CALLED(cudaGraphRemoveDependencies_v2(graph, from, to, NULL, numDependencies));
 }
 
 RT_API cudaError_t cudaGraphGetEdges(cudaGraph_t graph, cudaGraphNode_t *from, cudaGraphNode_t *to,
                                      size_t *numEdges)
 {
-    RT_FORWARD(cudaGraphGetEdges_v2(graph, from, to, NULL, numEdges));
+    RT_ENTER();
+    RT12_RETURN_CALLED(cudaGraphGetEdges_v2(graph, from, to, NULL, numEdges));
 }
 
 RT_API cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node,
                                                 cudaGraphNode_t *pDependencies,
                                                 size_t *pNumDependencies)
 {
-    RT_FORWARD(cudaGraphNodeGetDependencies_v2(node, pDependencies, NULL, pNumDependencies));
+    RT_ENTER();
+    RT12_RETURN_CALLED(cudaGraphNodeGetDependencies_v2(node, pDependencies, NULL,
+                                                       pNumDependencies));
 }
 
 RT_API cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t node,
                                                   cudaGraphNode_t *pDependentNodes,
                                                   size_t *pNumDependentNodes)
 {
-    RT_FORWARD(cudaGraphNodeGetDependentNodes_v2(node, pDependentNodes, NULL, pNumDependentNodes));
+    RT_ENTER();
+    RT12_RETURN_CALLED(cudaGraphNodeGetDependentNodes_v2(node, pDependentNodes, NULL,
+                                                         pNumDependentNodes));
 }
 
 RT_API cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream,
                                                        cudaGraphNode_t *dependencies,
                                                        size_t numDependencies, unsigned int flags)
 {
-    RT_FORWARD(cudaStreamUpdateCaptureDependencies_v2(stream, dependencies, NULL, numDependencies,
-                                                      flags));
+    RT_ENTER();
+    RT12_RETURN_CALLED(cudaStreamUpdateCaptureDependencies_v2(stream, dependencies, NULL,
+                       numDependencies, flags));
 }
 
 RT_API cudaError_t cudaStreamUpdateCaptureDependencies_ptsz(cudaStream_t stream,
@@ -63,8 +73,9 @@ RT_API cudaError_t cudaStreamUpdateCaptureDependencies_ptsz(cudaStream_t stream,
                                                             size_t numDependencies,
                                                             unsigned int flags)
 {
-    RT_FORWARD(cudaStreamUpdateCaptureDependencies_v2_ptsz(stream, dependencies, NULL,
-                                                           numDependencies, flags));
+    RT_ENTER();
+    RT12_RETURN_CALLED(cudaStreamUpdateCaptureDependencies_v2_ptsz(stream, dependencies, NULL,
+                       numDependencies, flags));
 }
 
 /* ---- cudaStreamGetCaptureInfo: three forms in 12.9 ------------------------------------------ */
@@ -76,8 +87,9 @@ RT_API cudaError_t cudaStreamGetCaptureInfo_v2(cudaStream_t stream,
                                                const cudaGraphNode_t **dependencies_out,
                                                size_t *numDependencies_out)
 {
-    RT_FORWARD(cudaStreamGetCaptureInfo_v3(stream, captureStatus_out, id_out, graph_out,
-                                           dependencies_out, NULL, numDependencies_out));
+    RT_ENTER();
+    RT12_RETURN_CALLED(cudaStreamGetCaptureInfo_v3(stream, captureStatus_out, id_out, graph_out,
+                                                   dependencies_out, NULL, numDependencies_out));
 }
 
 RT_API cudaError_t cudaStreamGetCaptureInfo_v2_ptsz(
@@ -85,8 +97,10 @@ RT_API cudaError_t cudaStreamGetCaptureInfo_v2_ptsz(
     unsigned long long *id_out, cudaGraph_t *graph_out, const cudaGraphNode_t **dependencies_out,
     size_t *numDependencies_out)
 {
-    RT_FORWARD(cudaStreamGetCaptureInfo_v3_ptsz(stream, captureStatus_out, id_out, graph_out,
-                                                dependencies_out, NULL, numDependencies_out));
+    RT_ENTER();
+    RT12_RETURN_CALLED(cudaStreamGetCaptureInfo_v3_ptsz(stream, captureStatus_out, id_out,
+                                                        graph_out, dependencies_out, NULL,
+                                                        numDependencies_out));
 }
 
 /* The plain name: CUDA 11.0's three arguments, for callers that bypass the header. */
@@ -94,16 +108,18 @@ RT_API cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream,
                                             enum cudaStreamCaptureStatus *captureStatus_out,
                                             unsigned long long *id_out)
 {
-    RT_FORWARD(cudaStreamGetCaptureInfo_v3(stream, captureStatus_out, id_out, NULL, NULL, NULL,
-                                           NULL));
+    RT_ENTER();
+    RT12_RETURN_CALLED(cudaStreamGetCaptureInfo_v3(stream, captureStatus_out, id_out, NULL, NULL,
+                                                   NULL, NULL));
 }
 
 RT_API cudaError_t cudaStreamGetCaptureInfo_ptsz(cudaStream_t stream,
                                                  enum cudaStreamCaptureStatus *captureStatus_out,
                                                  unsigned long long *id_out)
 {
-    RT_FORWARD(cudaStreamGetCaptureInfo_v3_ptsz(stream, captureStatus_out, id_out, NULL, NULL,
-                                                NULL, NULL));
+    RT_ENTER();
+    RT12_RETURN_CALLED(cudaStreamGetCaptureInfo_v3_ptsz(stream, captureStatus_out, id_out, NULL,
+                                                        NULL, NULL, NULL));
 }
 
 /* ---- events --------------------------------------------------------------------------------- */
@@ -112,5 +128,6 @@ RT_API cudaError_t cudaStreamGetCaptureInfo_ptsz(cudaStream_t stream,
  * runtime has one behaviour for both: the driver's answer for the two events. */
 RT_API cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
 {
-    RT_FORWARD(cudaEventElapsedTime_v2(ms, start, end));
+    RT_ENTER();
+    RT12_RETURN_CALLED(cudaEventElapsedTime_v2(ms, start, end));
 }

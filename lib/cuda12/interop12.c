@@ -38,7 +38,8 @@ RT_API cudaError_t cudaImportExternalMemory(
 {
     RT_ENTER();
     struct cudaExternalMemoryHandleDesc desc;
-    RT_RETURN(rt_v13_cudaImportExternalMemory(extMem_out, RT12_DESC_IN(memHandleDesc, desc)));
+    RT12_RETURN_CALLED(rt_v13_cudaImportExternalMemory(extMem_out, RT12_DESC_IN(memHandleDesc,
+                                                       desc)));
 }
 
 RT_API cudaError_t cudaExternalMemoryGetMappedBuffer(
@@ -47,8 +48,8 @@ RT_API cudaError_t cudaExternalMemoryGetMappedBuffer(
 {
     RT_ENTER();
     struct cudaExternalMemoryBufferDesc desc;
-    RT_RETURN(rt_v13_cudaExternalMemoryGetMappedBuffer(devPtr, extMem,
-                                                       RT12_DESC_IN(bufferDesc, desc)));
+    RT12_RETURN_CALLED(rt_v13_cudaExternalMemoryGetMappedBuffer(devPtr, extMem,
+                       RT12_DESC_IN(bufferDesc, desc)));
 }
 
 RT_API cudaError_t cudaExternalMemoryGetMappedMipmappedArray(
@@ -57,8 +58,8 @@ RT_API cudaError_t cudaExternalMemoryGetMappedMipmappedArray(
 {
     RT_ENTER();
     struct cudaExternalMemoryMipmappedArrayDesc desc;
-    RT_RETURN(rt_v13_cudaExternalMemoryGetMappedMipmappedArray(mipmap, extMem,
-                                                               RT12_DESC_IN(mipmapDesc, desc)));
+    RT12_RETURN_CALLED(rt_v13_cudaExternalMemoryGetMappedMipmappedArray(mipmap, extMem,
+                       RT12_DESC_IN(mipmapDesc, desc)));
 }
 
 RT_API cudaError_t cudaImportExternalSemaphore(
@@ -67,7 +68,8 @@ RT_API cudaError_t cudaImportExternalSemaphore(
 {
     RT_ENTER();
     struct cudaExternalSemaphoreHandleDesc desc;
-    RT_RETURN(rt_v13_cudaImportExternalSemaphore(extSem_out, RT12_DESC_IN(semHandleDesc, desc)));
+    RT12_RETURN_CALLED(rt_v13_cudaImportExternalSemaphore(extSem_out, RT12_DESC_IN(semHandleDesc,
+                                                          desc)));
 }
 
 /* ---- signal and wait: the legacy plain names take _v1 arrays -------------------------------- */
@@ -83,15 +85,18 @@ typedef cudaError_t rt12_wait_fn(const cudaExternalSemaphore_t *,
                                  const struct cudaExternalSemaphoreWaitParams *, unsigned int,
                                  cudaStream_t);
 
-static cudaError_t rt12_signal(rt12_signal_fn *body, const cudaExternalSemaphore_t *sems,
-                               const struct rt12_external_semaphore_signal_params_v1 *v1,
-                               unsigned count, cudaStream_t stream)
+/* The one body of cudaSignalExternalSemaphoresAsync and its _ptsz twin (RT_FORWARD), `body`
+ * the 13 function of the same stream rule. */
+static cudaError_t rt12_signal_api(rt12_signal_fn *body, const cudaExternalSemaphore_t *sems,
+                                   const struct rt12_external_semaphore_signal_params_v1 *v1,
+                                   unsigned count, cudaStream_t stream, rt_api self)
 {
+    RT_ENTER_AS(self);
     if (!v1 || !count)    /* nothing to convert: the body answers for what is missing */
-        return body(sems, NULL, count, stream);
+        RT12_RETURN_CALLED(body(sems, NULL, count, stream));
     struct cudaExternalSemaphoreSignalParams *p = calloc(count, sizeof *p);
     if (!p)
-        return cudaErrorMemoryAllocation;
+        RT_RETURN_AS(self, cudaErrorMemoryAllocation);
     for (unsigned i = 0; i < count; i++) {
         p[i].params.fence.value = v1[i].params.fence.value;
         p[i].params.nvSciSync.reserved = v1[i].params.nvSciSync.reserved;
@@ -100,18 +105,20 @@ static cudaError_t rt12_signal(rt12_signal_fn *body, const cudaExternalSemaphore
     }
     cudaError_t e = body(sems, p, count, stream);
     free(p);
-    return e;
+    RT12_RETURN_CALLED(e);
 }
 
-static cudaError_t rt12_wait(rt12_wait_fn *body, const cudaExternalSemaphore_t *sems,
-                             const struct rt12_external_semaphore_wait_params_v1 *v1,
-                             unsigned count, cudaStream_t stream)
+/* The one body of cudaWaitExternalSemaphoresAsync and its _ptsz twin (RT_FORWARD). */
+static cudaError_t rt12_wait_api(rt12_wait_fn *body, const cudaExternalSemaphore_t *sems,
+                                 const struct rt12_external_semaphore_wait_params_v1 *v1,
+                                 unsigned count, cudaStream_t stream, rt_api self)
 {
+    RT_ENTER_AS(self);
     if (!v1 || !count)
-        return body(sems, NULL, count, stream);
+        RT12_RETURN_CALLED(body(sems, NULL, count, stream));
     struct cudaExternalSemaphoreWaitParams *p = calloc(count, sizeof *p);
     if (!p)
-        return cudaErrorMemoryAllocation;
+        RT_RETURN_AS(self, cudaErrorMemoryAllocation);
     for (unsigned i = 0; i < count; i++) {
         p[i].params.fence.value = v1[i].params.fence.value;
         p[i].params.nvSciSync.reserved = v1[i].params.nvSciSync.reserved;
@@ -121,7 +128,7 @@ static cudaError_t rt12_wait(rt12_wait_fn *body, const cudaExternalSemaphore_t *
     }
     cudaError_t e = body(sems, p, count, stream);
     free(p);
-    return e;
+    RT12_RETURN_CALLED(e);
 }
 
 RT_API cudaError_t cudaSignalExternalSemaphoresAsync(
@@ -129,9 +136,8 @@ RT_API cudaError_t cudaSignalExternalSemaphoresAsync(
     const struct rt12_external_semaphore_signal_params_v1 *paramsArray, unsigned int numExtSems,
     cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt12_signal(cudaSignalExternalSemaphoresAsync_v2, extSemArray, paramsArray,
-                          numExtSems, stream));
+    RT_FORWARD(rt12_signal_api(cudaSignalExternalSemaphoresAsync_v2, extSemArray, paramsArray,
+                               numExtSems, stream, RT_SELF));
 }
 
 RT_API cudaError_t cudaSignalExternalSemaphoresAsync_ptsz(
@@ -139,9 +145,8 @@ RT_API cudaError_t cudaSignalExternalSemaphoresAsync_ptsz(
     const struct rt12_external_semaphore_signal_params_v1 *paramsArray, unsigned int numExtSems,
     cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt12_signal(cudaSignalExternalSemaphoresAsync_v2_ptsz, extSemArray, paramsArray,
-                          numExtSems, stream));
+    RT_FORWARD(rt12_signal_api(cudaSignalExternalSemaphoresAsync_v2_ptsz, extSemArray,
+                               paramsArray, numExtSems, stream, RT_SELF));
 }
 
 RT_API cudaError_t cudaWaitExternalSemaphoresAsync(
@@ -149,9 +154,8 @@ RT_API cudaError_t cudaWaitExternalSemaphoresAsync(
     const struct rt12_external_semaphore_wait_params_v1 *paramsArray, unsigned int numExtSems,
     cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt12_wait(cudaWaitExternalSemaphoresAsync_v2, extSemArray, paramsArray, numExtSems,
-                        stream));
+    RT_FORWARD(rt12_wait_api(cudaWaitExternalSemaphoresAsync_v2, extSemArray, paramsArray,
+                             numExtSems, stream, RT_SELF));
 }
 
 RT_API cudaError_t cudaWaitExternalSemaphoresAsync_ptsz(
@@ -159,9 +163,8 @@ RT_API cudaError_t cudaWaitExternalSemaphoresAsync_ptsz(
     const struct rt12_external_semaphore_wait_params_v1 *paramsArray, unsigned int numExtSems,
     cudaStream_t stream)
 {
-    RT_ENTER();
-    RT_RETURN(rt12_wait(cudaWaitExternalSemaphoresAsync_v2_ptsz, extSemArray, paramsArray,
-                        numExtSems, stream));
+    RT_FORWARD(rt12_wait_api(cudaWaitExternalSemaphoresAsync_v2_ptsz, extSemArray, paramsArray,
+                             numExtSems, stream, RT_SELF));
 }
 
 /* ---- cudaLaunchCooperativeKernelMultiDevice ------------------------------------------------- */
@@ -226,31 +229,33 @@ static bool rt12_device_twice(const struct rt12_launch_params *list, unsigned n,
     return false;
 }
 
-/* One cooperative launch per entry, on the device of its stream.  The checks are those the
- * driver's documentation of cuLaunchCooperativeKernelMultiDevice lists: one kernel for all (the
- * same host stub), no NULL, legacy or per-thread stream (their device would be ambiguous), the
- * same grid, block and shared memory in every entry, and no two entries on one device (the
- * per-thread stream and the device check were missing: test_device12.c). */
-static cudaError_t rt12_launch_multi(struct rt12_launch_params *list, unsigned n, unsigned flags)
+/* The arguments the driver's documentation of cuLaunchCooperativeKernelMultiDevice asks for: one
+ * kernel for all (the same host stub), no NULL, legacy or per-thread stream (their device would be
+ * ambiguous), the same grid, block and shared memory in every entry, known flags.  (No two entries
+ * on one device: rt12_device_twice, which asks the streams.) */
+static bool rt12_multi_args_valid(const struct rt12_launch_params *list, unsigned n,
+                                  unsigned flags)
 {
     if (!list || n == 0 || (flags & ~(unsigned)(RT12_MULTI_DEVICE_NO_PRE_SYNC |
                                                   RT12_MULTI_DEVICE_NO_POST_SYNC)))
-        return cudaErrorInvalidValue;
+        return false;
     for (unsigned i = 0; i < n; i++) {
         if (!list[i].func || list[i].func != list[0].func || !list[i].stream ||
             list[i].stream == cudaStreamLegacy || list[i].stream == cudaStreamPerThread)
-            return cudaErrorInvalidValue;
+            return false;
         if (list[i].gridDim.x != list[0].gridDim.x || list[i].gridDim.y != list[0].gridDim.y ||
             list[i].gridDim.z != list[0].gridDim.z || list[i].blockDim.x != list[0].blockDim.x ||
             list[i].blockDim.y != list[0].blockDim.y ||
             list[i].blockDim.z != list[0].blockDim.z || list[i].sharedMem != list[0].sharedMem)
-            return cudaErrorInvalidValue;
+            return false;
     }
-    cudaError_t looked_up = cudaSuccess;
-    if (rt12_device_twice(list, n, &looked_up))
-        return cudaErrorInvalidValue;
-    if (looked_up != cudaSuccess)
-        return looked_up;
+    return true;
+}
+
+/* One cooperative launch per entry, on the device of its stream, with the streams joined before
+ * and after unless the flags say not to; the calling thread's device is put back. */
+static cudaError_t rt12_launch_multi(struct rt12_launch_params *list, unsigned n, unsigned flags)
+{
     int previous = 0;
     cudaError_t e = cudaGetDevice(&previous);
     if (e != cudaSuccess)
@@ -269,10 +274,18 @@ static cudaError_t rt12_launch_multi(struct rt12_launch_params *list, unsigned n
     return e != cudaSuccess ? e : restored;
 }
 
-RT_API cudaError_t cudaLaunchCooperativeKernelMultiDevice(struct rt12_launch_params *launchParamsList,
-                                                          unsigned int numDevices,
-                                                          unsigned int flags)
+/* The argument checks are the face's errors; everything after them is the public calls' (each
+ * recorded its own). */
+RT_API cudaError_t cudaLaunchCooperativeKernelMultiDevice(
+    struct rt12_launch_params *launchParamsList, unsigned int numDevices, unsigned int flags)
 {
     RT_ENTER();
-    RT_RETURN(rt12_launch_multi(launchParamsList, numDevices, flags));
+    if (!rt12_multi_args_valid(launchParamsList, numDevices, flags))
+        RT_RETURN(cudaErrorInvalidValue);
+    cudaError_t looked_up = cudaSuccess;
+    if (rt12_device_twice(launchParamsList, numDevices, &looked_up))
+        RT_RETURN(cudaErrorInvalidValue);
+    if (looked_up != cudaSuccess)
+        RT12_RETURN_CALLED(looked_up);
+    RT12_RETURN_CALLED(rt12_launch_multi(launchParamsList, numDevices, flags));
 }

@@ -28,21 +28,22 @@ RT_API cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemo
                                  int device)
 {
     RT_ENTER();
-    RT_RETURN(cudaMemAdvise_v2(devPtr, count, advice, rt12_location(device)));
+    RT12_RETURN_CALLED(cudaMemAdvise_v2(devPtr, count, advice, rt12_location(device)));
 }
 
 RT_API cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, int dstDevice,
                                         cudaStream_t stream)
 {
     RT_ENTER();
-    RT_RETURN(cudaMemPrefetchAsync_v2(devPtr, count, rt12_location(dstDevice), 0, stream));
+    RT12_RETURN_CALLED(cudaMemPrefetchAsync_v2(devPtr, count, rt12_location(dstDevice), 0, stream));
 }
 
 RT_API cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count, int dstDevice,
                                              cudaStream_t stream)
 {
     RT_ENTER();
-    RT_RETURN(cudaMemPrefetchAsync_v2_ptsz(devPtr, count, rt12_location(dstDevice), 0, stream));
+    RT12_RETURN_CALLED(cudaMemPrefetchAsync_v2_ptsz(devPtr, count, rt12_location(dstDevice), 0,
+                                                    stream));
 }
 
 /* ---- batch copies with failIdx (12.8 and 12.9) ---------------------------------------------- */
@@ -63,10 +64,9 @@ RT_API cudaError_t cudaMemcpyBatchAsync(void **dsts, void **srcs, size_t *sizes,
                                         size_t numAttrs, size_t *failIdx, cudaStream_t stream)
 {
     RT_ENTER();
-    RT_RETURN(rt12_fail_index(rt_v13_cudaMemcpyBatchAsync(dsts, (const void *const *)srcs, sizes,
-                                                          count, attrs, attrsIdxs, numAttrs,
-                                                          stream),
-                              failIdx));
+    cudaError_t e = rt_v13_cudaMemcpyBatchAsync(dsts, (const void *const *)srcs, sizes, count,
+                                                attrs, attrsIdxs, numAttrs, stream);
+    RT12_RETURN_CALLED(rt12_fail_index(e, failIdx));
 }
 
 RT_API cudaError_t cudaMemcpyBatchAsync_ptsz(void **dsts, void **srcs, size_t *sizes,
@@ -75,10 +75,9 @@ RT_API cudaError_t cudaMemcpyBatchAsync_ptsz(void **dsts, void **srcs, size_t *s
                                              size_t *failIdx, cudaStream_t stream)
 {
     RT_ENTER();
-    RT_RETURN(rt12_fail_index(rt_v13_cudaMemcpyBatchAsync_ptsz(dsts, (const void *const *)srcs,
-                                                               sizes, count, attrs, attrsIdxs,
-                                                               numAttrs, stream),
-                              failIdx));
+    cudaError_t e = rt_v13_cudaMemcpyBatchAsync_ptsz(dsts, (const void *const *)srcs, sizes,
+                                                     count, attrs, attrsIdxs, numAttrs, stream);
+    RT12_RETURN_CALLED(rt12_fail_index(e, failIdx));
 }
 
 RT_API cudaError_t cudaMemcpy3DBatchAsync(size_t numOps, struct cudaMemcpy3DBatchOp *opList,
@@ -86,8 +85,8 @@ RT_API cudaError_t cudaMemcpy3DBatchAsync(size_t numOps, struct cudaMemcpy3DBatc
                                           cudaStream_t stream)
 {
     RT_ENTER();
-    RT_RETURN(rt12_fail_index(rt_v13_cudaMemcpy3DBatchAsync(numOps, opList, flags, stream),
-                              failIdx));
+    cudaError_t e = rt_v13_cudaMemcpy3DBatchAsync(numOps, opList, flags, stream);
+    RT12_RETURN_CALLED(rt12_fail_index(e, failIdx));
 }
 
 RT_API cudaError_t cudaMemcpy3DBatchAsync_ptsz(size_t numOps, struct cudaMemcpy3DBatchOp *opList,
@@ -95,8 +94,8 @@ RT_API cudaError_t cudaMemcpy3DBatchAsync_ptsz(size_t numOps, struct cudaMemcpy3
                                                cudaStream_t stream)
 {
     RT_ENTER();
-    RT_RETURN(rt12_fail_index(rt_v13_cudaMemcpy3DBatchAsync_ptsz(numOps, opList, flags, stream),
-                              failIdx));
+    cudaError_t e = rt_v13_cudaMemcpy3DBatchAsync_ptsz(numOps, opList, flags, stream);
+    RT12_RETURN_CALLED(rt12_fail_index(e, failIdx));
 }
 
 /* ---- pointer attributes: 24 bytes ----------------------------------------------------------- */
@@ -115,21 +114,22 @@ RT_API cudaError_t cudaPointerGetAttributes(struct rt12_pointer_attributes *attr
     cudaError_t e = rt_v13_cudaPointerGetAttributes(&a13, ptr);
     if (e == cudaSuccess)
         memcpy(attributes, &a13, sizeof *attributes);
-    RT_RETURN(e);
+    RT12_RETURN_CALLED(e);
 }
 
 /* ---- pools: 12.9 has none on the host ------------------------------------------------------- */
 
 /* 12.9 refuses a pool placed on the host or the current thread's host NUMA node, which 13
  * accepts, and has no managed pools (cudaMemAllocationTypeManaged is 13's). */
-RT_API cudaError_t cudaMemPoolCreate(cudaMemPool_t *memPool, const struct cudaMemPoolProps *poolProps)
+RT_API cudaError_t cudaMemPoolCreate(cudaMemPool_t *memPool,
+                                     const struct cudaMemPoolProps *poolProps)
 {
     RT_ENTER();
     if (poolProps && (poolProps->location.type == cudaMemLocationTypeHost ||
                       poolProps->location.type == cudaMemLocationTypeHostNumaCurrent ||
                       poolProps->allocType == cudaMemAllocationTypeManaged))
         RT_RETURN(cudaErrorInvalidValue);
-    RT_RETURN(rt_v13_cudaMemPoolCreate(memPool, poolProps));
+    RT12_RETURN_CALLED(rt_v13_cudaMemPoolCreate(memPool, poolProps));
 }
 
 /* ---- textures and surfaces: resource descriptors of 64 and 48 bytes ------------------------- */
@@ -168,8 +168,8 @@ RT_API cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject,
         memcpy(&view, pResViewDesc, sizeof *pResViewDesc);
         view13 = &view;
     }
-    RT_RETURN(rt_v13_cudaCreateTextureObject(pTexObject, rt12_resource_in(pResDesc, &res), pTexDesc,
-                                             view13));
+    RT12_RETURN_CALLED(rt_v13_cudaCreateTextureObject(pTexObject, rt12_resource_in(pResDesc, &res),
+                                                      pTexDesc, view13));
 }
 
 RT_API cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject,
@@ -177,7 +177,8 @@ RT_API cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject,
 {
     RT_ENTER();
     struct cudaResourceDesc res;
-    RT_RETURN(rt_v13_cudaCreateSurfaceObject(pSurfObject, rt12_resource_in(pResDesc, &res)));
+    RT12_RETURN_CALLED(rt_v13_cudaCreateSurfaceObject(pSurfObject, rt12_resource_in(pResDesc,
+                                                      &res)));
 }
 
 RT_API cudaError_t cudaGetTextureObjectResourceDesc(struct rt12_resource_desc *pResDesc,
@@ -190,7 +191,7 @@ RT_API cudaError_t cudaGetTextureObjectResourceDesc(struct rt12_resource_desc *p
     cudaError_t e = rt_v13_cudaGetTextureObjectResourceDesc(&res, texObject);
     if (e == cudaSuccess)
         memcpy(pResDesc, &res, sizeof *pResDesc);
-    RT_RETURN(e);
+    RT12_RETURN_CALLED(e);
 }
 
 RT_API cudaError_t cudaGetSurfaceObjectResourceDesc(struct rt12_resource_desc *pResDesc,
@@ -203,7 +204,7 @@ RT_API cudaError_t cudaGetSurfaceObjectResourceDesc(struct rt12_resource_desc *p
     cudaError_t e = rt_v13_cudaGetSurfaceObjectResourceDesc(&res, surfObject);
     if (e == cudaSuccess)
         memcpy(pResDesc, &res, sizeof *pResDesc);
-    RT_RETURN(e);
+    RT12_RETURN_CALLED(e);
 }
 
 RT_API cudaError_t cudaGetTextureObjectResourceViewDesc(
@@ -216,5 +217,5 @@ RT_API cudaError_t cudaGetTextureObjectResourceViewDesc(
     cudaError_t e = rt_v13_cudaGetTextureObjectResourceViewDesc(&view, texObject);
     if (e == cudaSuccess)
         memcpy(pResViewDesc, &view, sizeof *pResViewDesc);
-    RT_RETURN(e);
+    RT12_RETURN_CALLED(e);
 }

@@ -3,9 +3,9 @@
  *
  * libcudart.so.12 and libminicudart12.a are the same runtime as libcudart.so.13, compiled a second
  * time with this header put before everything else (-include, lib/CMakeLists.txt), plus the face
- * of cuda12/.  The bodies are written against CUDA 13's headers and keep their 13 prototypes.  Where
- * CUDA 12.9 gives one of those prototypes another name, or gives the plain name another prototype,
- * struct layout or behaviour, the body is renamed here, before any header declares it:
+ * of cuda12/.  The bodies are written against CUDA 13's headers and keep their 13 prototypes.
+ * Where CUDA 12.9 gives one of those prototypes another name, or gives the plain name another
+ * prototype, struct layout or behaviour, the body is renamed here, before any header declares it:
  *
  *   - to the name 12.9 exports the 13 prototype under (cudaMemAdvise -> cudaMemAdvise_v2: in 12.9,
  *     cudaMemAdvise_v2 is exactly 13.0's cudaMemAdvise);  the face then defines the plain name
