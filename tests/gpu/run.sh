@@ -18,6 +18,10 @@
 #              folders, searched after CUDA_LIB), MINICUDART_CUDA_HOME (the toolkit CMake builds
 #              minicudart with in step 1; default CUDA_HOME).  tests/gpu/cuda135.sh sets these
 #              to build with nvcc 13.5 from the wheels and run the result on another machine.
+#              GPU_EXPECTED_DIFFERENCES (the list of step 3, default
+#              tests/gpu/expected_differences.txt; relative to the repository root),
+#              GPU_FATBIN_LIBS (step 6's libraries; empty: no step 6).  tests/gpu/cuda12.sh sets
+#              these for the CUDA 12 round.
 #
 # Steps, each recorded in the table instead of aborting the rest:
 #   1. configure + build minicudart and the `fatbin` tool (Release, no cmocka tests), in the
@@ -56,6 +60,8 @@ MINICUDART_NVCC=${MINICUDART_CUDA_HOME:-$CUDA_HOME}/bin/nvcc
 BENCH_ROUNDS=${BENCH_ROUNDS:-5}
 BENCH_LAUNCHES=${BENCH_LAUNCHES:-20000}
 G=tests/gpu
+EXPECTED=${GPU_EXPECTED_DIFFERENCES:-$G/expected_differences.txt}
+case $EXPECTED in /*) ;; *) EXPECTED=$ROOT/$EXPECTED ;; esac
 ARCH="-arch=sm_90"
 JOBS=$(nproc 2>/dev/null || echo 4)
 [ "$JOBS" -gt 16 ] && JOBS=16
@@ -82,15 +88,26 @@ PROGRAMS=${GPU_PROGRAMS:-$PROGRAMS}
 header_of() { sed -n "s|^// $2: *||p" "$G/$1.cu" | head -n 1; }
 # "// gpu-cuda: 13.5" in a program's header: it needs that toolkit's headers (new functions and
 # types), so an older nvcc does not build it; its status says so and the table shows it.
+# "// gpu-cuda-max: 12.9", the other way: the newest toolkit whose headers build it (it asks
+# about what 13 removed: tests/gpu/cuda12.sh builds it with a CUDA 12 nvcc), so a newer nvcc
+# does not build it ("needs-12.9-or-older").
 version_number() { echo "$1" | awk -F. '{ printf "%d\n", $1 * 1000 + $2 * 10 }'; }
 NVCC_VERSION=$(version_number "$("$NVCC" --version 2>/dev/null | sed -n 's/.*release \([0-9][0-9.]*\),.*/\1/p' | head -n 1)")
 needs_of() {
+    local max
     case $1 in
-    conf_* | stress_* | life_* | soak_* | fault_*) header_of "$1" gpu-cuda ;;
+    conf_* | stress_* | life_* | soak_* | fault_*)
+        max=$(header_of "$1" gpu-cuda-max)
+        if [ -n "$max" ] && [ "$(version_number "$max")" -lt "$NVCC_VERSION" ]; then
+            echo "$max-or-older"
+        else
+            header_of "$1" gpu-cuda
+        fi ;;
     esac
 }
 too_new() {
     local want; want=$(needs_of "$1")
+    case $want in *-or-older) return 0 ;; esac
     [ -n "$want" ] && [ "$(version_number "$want")" -gt "$NVCC_VERSION" ]
 }
 skipped() { case " ${GPU_SKIP_PROGRAMS:-} " in *" $1 "*) return 0 ;; esac; return 1; }
@@ -290,13 +307,13 @@ run_misuse() {
 # "<program>:<case name>" (each with its reason): those are left out of the comparison.
 misuse_comparable() {
     local p=$1 variant=$2 listed
-    listed=$(grep -v '^[[:space:]]*#' "$ROOT/$G/expected_differences.txt" 2>/dev/null |
+    listed=$(grep -v '^[[:space:]]*#' "$EXPECTED" 2>/dev/null |
         awk -v p="$p:" 'index($1, p) == 1 { printf " %s", substr($1, length(p) + 1) }')
     awk -v listed="$listed " '$1 == "case" && index(listed, " " substr($3, 1, length($3) - 1) " ") { next }
                               { print }' "$W/run/$p.$variant.out"
 }
 allowed_difference() {
-    grep -v '^[[:space:]]*#' "$ROOT/$G/expected_differences.txt" 2>/dev/null |
+    grep -v '^[[:space:]]*#' "$EXPECTED" 2>/dev/null |
         awk -v p="$1" '$1 == p && $2 != "lines" { found = 1 } END { exit !found }'
 }
 # A program's transcript without the lines that expected_differences.txt lists for it as
@@ -305,7 +322,7 @@ allowed_difference() {
 # listed.
 lines_comparable() {
     local p=$1 variant=$2 ere
-    ere=$(grep -v '^[[:space:]]*#' "$ROOT/$G/expected_differences.txt" 2>/dev/null |
+    ere=$(grep -v '^[[:space:]]*#' "$EXPECTED" 2>/dev/null |
         awk -v p="$p" '$1 == p && $2 == "lines" { printf "%s%s", sep, $3; sep = "|" }')
     if [ -n "$ere" ]; then
         grep -Ev -- "$ere" "$W/run/$p.$variant.out"
@@ -314,7 +331,7 @@ lines_comparable() {
     fi
 }
 has_listed_lines() {
-    grep -v '^[[:space:]]*#' "$ROOT/$G/expected_differences.txt" 2>/dev/null |
+    grep -v '^[[:space:]]*#' "$EXPECTED" 2>/dev/null |
         awk -v p="$1" '$1 == p && $2 == "lines" { found = 1 } END { exit !found }'
 }
 
@@ -355,7 +372,7 @@ main() {
         fi
         job "$p" compile_and_link_nvidia "$p"
     done
-    [ -n "$too_new_list" ] && echo "== not built, they need a newer nvcc (gpu-cuda header):$too_new_list"
+    [ -n "$too_new_list" ] && echo "== not built, they need another nvcc (gpu-cuda or gpu-cuda-max header):$too_new_list"
     job bench build_bench
     wait
     echo "== builds done at $((SECONDS - START))s: minicudart $(status_of minicudart)"
@@ -517,7 +534,7 @@ main() {
     local fatbin_tool lib path t0 t1 fatbin_rows=() cuobjdump
     cuobjdump=$(command -v cuobjdump || echo "$CUDA_HOME/bin/cuobjdump")
     fatbin_tool=$(find "$W/cmake" -type f -name fatbin -perm -u+x 2>/dev/null | head -n 1)
-    for lib in libcublasLt.so.13 libcublas.so.13 libcusparse.so.12 libcurand.so.10 libnccl.so.2; do
+    for lib in ${GPU_FATBIN_LIBS-libcublasLt.so.13 libcublas.so.13 libcusparse.so.12 libcurand.so.10 libnccl.so.2}; do
         path=$CUDA_LIB/$lib
         [ "$lib" = libnccl.so.2 ] && path=/usr/lib/x86_64-linux-gnu/libnccl.so.2
         [ -e "$path" ] || { fatbin_rows+=("$(printf '%-18s not found' "$lib")"); continue; }
