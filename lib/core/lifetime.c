@@ -67,12 +67,13 @@ __attribute__((constructor)) static void rt_lifetime_init(void)
 
 atomic_bool rt_reached;
 
-/* Under `minicudart run` the runtime was preloaded into the command, whose pid MINICUDART_RUN
- * names (the processes it starts inherit the preload and the variable, but not the pid: they
- * stay quiet).  If no CUDA call reached the runtime by exit, the command did not use this
- * libcudart.so.13 at all: almost always because it carries NVIDIA's runtime linked statically
- * (nvcc's default, -cudart=static), whose calls never leave the binary.  Say so, and how to
- * check, rather than let the user believe the run used minicudart. */
+/* Under `minicudart run` the runtime was loaded into the command, whose pid MINICUDART_RUN names,
+ * in place of the libcudart.so.12 or .so.13 it asked for (tools/run/audit.c redirects the loader;
+ * the processes it starts inherit the redirection and the variable, but not the pid: they stay
+ * quiet).  If no CUDA call reached the runtime by exit, the command did not use this library at
+ * all: almost always because it carries NVIDIA's runtime linked statically (nvcc's default,
+ * -cudart=static), whose calls never leave the binary.  Say so, and how to check, rather than
+ * let the user believe the run used minicudart. */
 __attribute__((destructor)) static void rt_run_notice(void)
 {
     const char *run = getenv("MINICUDART_RUN");
