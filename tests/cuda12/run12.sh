@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run12.sh PROGRAM shared|static OURS_DIR [IMPORT | !IMPORT]...
+# run12.sh PROGRAM shared|static OURS_DIR [IMPORT | !IMPORT]... [-- ARG...]
 # A program of tests/cuda12, checked and then run against the fake driver (MINICUDART_DRIVER,
 # set by ctest).
 #   shared: it needs libcudart.so.12 (no other runtime), every cuda* and __cuda* symbol it
@@ -9,10 +9,17 @@
 #           which the program was linked against, is never the one that answers.
 #   static: it needs no libcudart, imports no cuda* symbol and defines minicudart's own
 #           (libminicudart12.a linked in, -cudart=none); the run prints the trace.
-# Then the program's own verdict (cmocka) is the test's, printed with its output.
+# Then the program's own verdict (cmocka) is the test's, printed with its output.  The ARGs
+# after "--" are the program's (test_errors.c's scenario, for one).
 set -u
 program=$1 kind=$2 ours=$3
 shift 3
+wants=()
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+    wants+=("$1")
+    shift
+done
+[ $# -gt 0 ] && shift
 fail=0
 bad() { echo "run12: $(basename "$program"): $*"; fail=1; }
 one_line() { tr '\n' ' ' | head -c 400; }
@@ -27,7 +34,7 @@ shared)
     [ -n "$imports" ] || bad "imports no cuda* symbol"
     unversioned=$(grep -v '@libcudart\.so\.12$' <<<"$imports")
     [ -z "$unversioned" ] || bad "imports not from libcudart.so.12: $(one_line <<<"$unversioned")"
-    for want in "$@"; do
+    for want in ${wants[@]+"${wants[@]}"}; do
         case $want in
         !*) ! grep -qx "${want#!}@libcudart.so.12" <<<"$imports" || bad "imports ${want#!}" ;;
         *) grep -qx "$want@libcudart.so.12" <<<"$imports" || bad "does not import $want" ;;
@@ -51,7 +58,7 @@ esac
 # The run, traced: the trace goes to stderr, which is kept apart to be searched.
 err=$(mktemp)
 trap 'rm -f "$err"' EXIT
-LD_LIBRARY_PATH=$ours MINICUDART_TRACE=1 "$program" 2>"$err"
+LD_LIBRARY_PATH=$ours MINICUDART_TRACE=1 "$program" "$@" 2>"$err"
 rc=$?
 grep -v '^minicudart: ' "$err" >&2
 traced=$(grep -c '^minicudart: ' "$err")
