@@ -1,0 +1,116 @@
+# tests/cuda12/programs.cmake - tests/e2e's programs and tests/gpu's misuse programs, built by
+# nvcc 12.4 and run against the fake driver through our libcudart.so.12, as tests/e2e runs their
+# nvcc 13.0 builds through libminicudart.a.  Included by tests/cuda12/CMakeLists.txt once its
+# functions exist (cuda12_objects, cuda12_program) and nvcc 12.4 was found.
+#
+#   misuse     every tests/gpu/conf_misuse_<area>.cu that 12.4's headers compile: every case
+#              answered, traced (run12.sh: the imports checked) and untraced, where each case's
+#              line must also be the one tests/e2e's nvcc 13.0 build of the program prints
+#              (same12.sh).  A program that calls __cudaGetKernel itself is built with
+#              -U__NV_LEGACY_LAUNCH (12.4 declares it only there).  The others use API of CUDA
+#              12.5 to 13.0 that 12.4's headers lack: the list below says which.
+#
+# Four nvcc 12.4 runs, about 1.5 s each at -arch=sm_90; every test runs in well under a second.
+
+set(gpu_dir ${PROJECT_SOURCE_DIR}/tests/gpu)
+set(e2e_dir ${PROJECT_SOURCE_DIR}/tests/e2e)
+set(sanitizer_report "AddressSanitizer|LeakSanitizer|runtime error:")
+
+# cuda12_e2e_test(<test> <program> [IMPORTS <name | !name...>] [ARGS <args...>]
+#                 [ENV <VAR=value...>] [PLAIN] [SAME <program13>]): run12.sh checks the program's
+# imports and runs it, with ARGS, on our libcudart.so.12 with the trace on.  PLAIN runs it
+# untraced, as it is, with LD_LIBRARY_PATH naming our library (no libcudart.so.12 is on the
+# loader's own path, and the programs carry no run path: run12.sh's ldd check of the same
+# program shows which one loads); SAME does so through same12.sh, which wants every line of its
+# output to be <program13>'s (the same source built by nvcc 13.0, tests/e2e's).
+function(cuda12_e2e_test test program)
+  cmake_parse_arguments(T "PLAIN" "SAME" "IMPORTS;ARGS;ENV" ${ARGN})
+  set(ours $<TARGET_FILE_DIR:minicudart_shared12>)
+  set(env "")
+  if(T_SAME)
+    add_test(NAME ${test}
+      COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/same12.sh $<TARGET_FILE:${program}> ${ours}
+              $<TARGET_FILE:${T_SAME}>)
+  elseif(T_PLAIN)
+    add_test(NAME ${test} COMMAND ${program} ${T_ARGS})
+    set(env "LD_LIBRARY_PATH=${ours}")
+  else()
+    add_test(NAME ${test}
+      COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/run12.sh $<TARGET_FILE:${program}> shared ${ours}
+              ${T_IMPORTS} -- ${T_ARGS})
+  endif()
+  set_tests_properties(${test} PROPERTIES
+    ENVIRONMENT "MINICUDART_DRIVER=$<TARGET_FILE:fakecuda>;${env};${T_ENV}"
+    FAIL_REGULAR_EXPRESSION "${sanitizer_report}")
+  set(cuda12_tests ${cuda12_tests} ${test} PARENT_SCOPE)
+endfunction()
+
+# cuda12_whole_program(<name> <form>): cuda12_program of a program whose code is all in the
+# objects of cuda12_objects(<form>) (main included): they are its sources, built by their own
+# target first (cuda12_<form>_objects drives their commands).
+function(cuda12_whole_program name form)
+  cuda12_program(${name} shared SOURCES ${cuda12_${form}_objects})
+  set_target_properties(${name} PROPERTIES LINKER_LANGUAGE CUDA)
+  add_dependencies(${name} cuda12_${form}_objects)
+endfunction()
+
+# ---- misuse ----------------------------------------------------------------------------------
+# The misuse programs 12.4's headers do not compile, each with what it uses that they lack.  A
+# source marked "// gpu-cuda: <version>" newer than 12.4 is left out by its mark too.
+set(cuda12_misuse_not_12_4
+  "conf_misuse_array: cudaMemcpy3DBatchAsync in 13's form (no failIdx), cudaMemcpy3DBatchOp (12.8)"
+  "conf_misuse_device: cudaDeviceGetHostAtomicCapabilities and cudaAtomicOperation (13.0), cudaLogs* (12.9)"
+  "conf_misuse_external: 13's cudaExternalMemoryHandleDesc (reserved[]) and cudaGraphAddNode with edge data"
+  "conf_misuse_graph: cudaGraphAddDependencies, cudaStreamGetCaptureInfo and others in 13's forms (edge data under the plain names)"
+  "conf_misuse_graph_nodes: cudaGraphAddNode in 13's form (edge data), cudaGraphChildGraphNodeOwnership (12.9)"
+  "conf_misuse_graph_params: cudaGraphAddNode and cudaGraphRemoveDependencies in 13's forms (edge data)"
+  "conf_misuse_host: cudaMemAdvise and cudaMemPrefetchAsync with a cudaMemLocation (13's plain names; 12.9's _v2)"
+  "conf_misuse_library: cudaLibrary_t and the cudaLibrary* functions (12.5 and later)"
+  "conf_misuse_memory: cudaMemDiscardBatchAsync and cudaMemPrefetchBatchAsync (13.0), the batch copies (12.8)"
+  "conf_misuse_mempool: cudaMemGetDefaultMemPool, cudaMemGetMemPool, cudaMemSetMemPool (13.0)"
+  "conf_misuse_stream: cudaStreamGetDevice (12.8)")
+set(cuda12_misuse_skipped "")
+file(GLOB misuse_sources CONFIGURE_DEPENDS ${gpu_dir}/conf_misuse_*.cu)
+foreach(source IN LISTS misuse_sources)
+  get_filename_component(name ${source} NAME_WE)
+  set(reason "")
+  foreach(entry IN LISTS cuda12_misuse_not_12_4)
+    if(entry MATCHES "^${name}: (.*)")
+      set(reason "${CMAKE_MATCH_1}")
+    endif()
+  endforeach()
+  file(STRINGS ${source} mark REGEX "^// gpu-cuda: *[0-9]+\\.[0-9]+" LIMIT_COUNT 1)
+  if(mark MATCHES "gpu-cuda: *([0-9]+\\.[0-9]+)" AND CMAKE_MATCH_1 VERSION_GREATER 12.4)
+    set(reason "marked \"// gpu-cuda: ${CMAKE_MATCH_1}\"")
+  endif()
+  if(reason)
+    list(APPEND cuda12_misuse_skipped ${name})
+    continue()
+  endif()
+  # 12.4's crt/host_runtime.h declares __cudaGetKernel and __cudaLaunchKernel only for the stubs
+  # that call them (without __NV_LEGACY_LAUNCH): a program calling them itself needs that form.
+  file(STRINGS ${source} own_launch REGEX "__cudaGetKernel|__cudaLaunchKernel" LIMIT_COUNT 1)
+  if(own_launch)
+    set(form ${name}_get_kernel)
+    cuda12_objects(${form} SOURCES ${source}
+                   OPTIONS -I${gpu_dir} -Xcompiler -U__NV_LEGACY_LAUNCH)
+    set(imports __cudaGetKernel __cudaLaunchKernel)
+  else()
+    set(form ${name})
+    cuda12_objects(${form} SOURCES ${source} OPTIONS -I${gpu_dir})
+    set(imports "")
+  endif()
+  # The runner exits 0 only after its last case (tests/gpu/misuse.h).  Untraced, each case's
+  # line is also the one tests/e2e's build of the program prints (the same fake under both).
+  cuda12_whole_program(cuda12_${form} ${form})
+  if(TARGET e2e_${name})
+    cuda12_e2e_test(cuda12_${form}_every_case_answered_as_by_13 cuda12_${form}
+                    SAME e2e_${name})
+  else()
+    cuda12_e2e_test(cuda12_${form}_every_case_answered cuda12_${form} PLAIN)
+  endif()
+  cuda12_e2e_test(cuda12_${form}_every_case_answered_traced cuda12_${form} IMPORTS ${imports})
+endforeach()
+string(REPLACE ";" " " cuda12_misuse_skipped "${cuda12_misuse_skipped}")
+message(STATUS "tests/cuda12: misuse programs nvcc 12.4 does not build (programs.cmake says "
+  "why): ${cuda12_misuse_skipped}")
