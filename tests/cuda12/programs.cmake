@@ -9,8 +9,14 @@
 #              (same12.sh).  A program that calls __cudaGetKernel itself is built with
 #              -U__NV_LEGACY_LAUNCH (12.4 declares it only there).  The others use API of CUDA
 #              12.5 to 13.0 that 12.4's headers lack: the list below says which.
+#   e2e        tests/e2e's test_<name>.c drivers with their .cu files in the legacy launch form
+#              (12.4's default: cudaLaunchKernel), each test as tests/e2e runs it; errors and
+#              ptsz again in the get-kernel form (__cudaGetKernel, __cudaLaunchKernel[_ptsz]).
 #
-# Four nvcc 12.4 runs, about 1.5 s each at -arch=sm_90; every test runs in well under a second.
+# Objects are shared wherever two programs link the same ones (vadd's, multigpu's).  Sixteen
+# nvcc 12.4 runs, about 1.5 s each at -arch=sm_90; every test runs in well under a second.  Left
+# out, as adding little: tests/gpu's stress_, life_, soak_ and fault_ programs (long, about
+# threads rather than the ABI).
 
 set(gpu_dir ${PROJECT_SOURCE_DIR}/tests/gpu)
 set(e2e_dir ${PROJECT_SOURCE_DIR}/tests/e2e)
@@ -114,3 +120,79 @@ endforeach()
 string(REPLACE ";" " " cuda12_misuse_skipped "${cuda12_misuse_skipped}")
 message(STATUS "tests/cuda12: misuse programs nvcc 12.4 does not build (programs.cmake says "
   "why): ${cuda12_misuse_skipped}")
+
+# ---- e2e -------------------------------------------------------------------------------------
+# tests/e2e's programs, with its drivers (compiled against 12.9's headers), each test as
+# tests/e2e/CMakeLists.txt runs it.  The legacy launch form (12.4's default) unless named.
+set(legacy cudaLaunchKernel !__cudaLaunchKernel)
+cuda12_objects(errors SOURCES ${e2e_dir}/errors.cu)
+cuda12_objects(errors_get_kernel SOURCES ${e2e_dir}/errors.cu
+               OPTIONS -Xcompiler -U__NV_LEGACY_LAUNCH)
+cuda12_objects(managed SOURCES ${e2e_dir}/managed.cu)
+cuda12_objects(many_kernels SOURCES ${e2e_dir}/many_kernels.cu)
+cuda12_objects(multi_tu SOURCES ${e2e_dir}/multi_a.cu ${e2e_dir}/multi_b.cu ${e2e_dir}/multi_c.cu)
+cuda12_objects(multigpu SOURCES ${e2e_dir}/multigpu.cu)
+cuda12_objects(nested SOURCES ${e2e_dir}/nested.cu)
+# -default-stream per-thread: the stubs launch through cudaLaunchKernel_ptsz, and in the
+# get-kernel form __cudaLaunchKernel_ptsz.
+cuda12_objects(ptsz SOURCES ${e2e_dir}/ptsz.cu OPTIONS -default-stream per-thread)
+cuda12_objects(ptsz_get_kernel SOURCES ${e2e_dir}/ptsz.cu
+               OPTIONS -default-stream per-thread -Xcompiler -U__NV_LEGACY_LAUNCH)
+cuda12_objects(symbols SOURCES ${e2e_dir}/symbols.cu)
+
+# Each scenario of test_errors.c in its own process, in both launch forms.
+foreach(form errors errors_get_kernel)
+  cuda12_program(cuda12_${form} shared OBJECTS ${form} SOURCES ${e2e_dir}/test_errors.c)
+  # test_errors.c calls cudaLaunchKernel itself (a function never registered).
+  if(form STREQUAL "errors")
+    set(imports ${legacy})
+  else()
+    set(imports __cudaGetKernel __cudaLaunchKernel)
+  endif()
+  cuda12_e2e_test(cuda12_${form}_no_driver cuda12_${form} IMPORTS ${imports} ARGS no_driver
+                  ENV MINICUDART_DRIVER=/nonexistent/libcuda.so.1)
+  cuda12_e2e_test(cuda12_${form}_no_device_zero_devices cuda12_${form} ARGS no_device
+                  ENV FAKECUDA_DEVICES=0 FAKECUDA_INIT_RESULT=0)
+  cuda12_e2e_test(cuda12_${form}_no_device_init_fails cuda12_${form} ARGS no_device
+                  ENV FAKECUDA_INIT_RESULT=100)
+  cuda12_e2e_test(cuda12_${form}_no_image cuda12_${form} ARGS no_image ENV FAKECUDA_SM=75)
+  foreach(scenario load_failure launch_failure unregistered_function invalid_configuration sticky)
+    cuda12_e2e_test(cuda12_${form}_${scenario} cuda12_${form} ARGS ${scenario})
+  endforeach()
+endforeach()
+
+cuda12_program(cuda12_managed shared OBJECTS managed SOURCES ${e2e_dir}/test_managed.c)
+cuda12_e2e_test(cuda12_managed_variable cuda12_managed IMPORTS __cudaRegisterManagedVar)
+cuda12_e2e_test(cuda12_managed_variable_one_instance_for_two_devices cuda12_managed
+                ARGS two_devices ENV FAKECUDA_DEVICES=2)
+
+cuda12_whole_program(cuda12_many_kernels many_kernels)
+cuda12_e2e_test(cuda12_registration_tables_grow_and_lose_nothing cuda12_many_kernels
+                IMPORTS cudaFuncGetAttributes)
+
+cuda12_program(cuda12_multi_tu shared OBJECTS multi_tu SOURCES ${e2e_dir}/test_multi_tu.c)
+cuda12_e2e_test(cuda12_multi_tu_kernels cuda12_multi_tu IMPORTS ${legacy})
+
+cuda12_program(cuda12_multigpu shared OBJECTS multigpu SOURCES ${e2e_dir}/test_multigpu.c)
+cuda12_e2e_test(cuda12_two_devices_contexts_modules_peers_and_reset cuda12_multigpu
+                IMPORTS ${legacy} ENV FAKECUDA_DEVICES=2)
+cuda12_program(cuda12_primary_context shared OBJECTS multigpu
+               SOURCES ${e2e_dir}/test_primary_context.c)
+cuda12_e2e_test(cuda12_primary_context_made_current_by_a_library_is_the_device_s
+                cuda12_primary_context ENV FAKECUDA_DEVICES=2)
+# vadd's objects, of CMakeLists.txt.
+cuda12_program(cuda12_foreign_context shared OBJECTS vadd SOURCES ${e2e_dir}/test_foreign_context.c)
+cuda12_e2e_test(cuda12_runtime_follows_a_context_created_with_the_driver cuda12_foreign_context)
+
+cuda12_program(cuda12_nested shared OBJECTS nested SOURCES ${e2e_dir}/test_nested.c)
+cuda12_e2e_test(cuda12_nested_launch_order cuda12_nested IMPORTS ${legacy})
+
+cuda12_program(cuda12_ptsz shared OBJECTS ptsz SOURCES ${e2e_dir}/test_ptsz.c)
+cuda12_e2e_test(cuda12_per_thread_default_stream cuda12_ptsz
+                IMPORTS cudaLaunchKernel_ptsz !__cudaLaunchKernel_ptsz)
+cuda12_program(cuda12_ptsz_get_kernel shared OBJECTS ptsz_get_kernel SOURCES ${e2e_dir}/test_ptsz.c)
+cuda12_e2e_test(cuda12_per_thread_default_stream_get_kernel cuda12_ptsz_get_kernel
+                IMPORTS __cudaGetKernel __cudaLaunchKernel_ptsz !cudaLaunchKernel_ptsz)
+
+cuda12_program(cuda12_symbols shared OBJECTS symbols SOURCES ${e2e_dir}/test_symbols.c)
+cuda12_e2e_test(cuda12_symbol_copies cuda12_symbols IMPORTS __cudaRegisterVar)
