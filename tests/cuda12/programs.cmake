@@ -15,8 +15,10 @@
 #
 # Objects are shared wherever two programs link the same ones (vadd's, multigpu's).  Sixteen
 # nvcc 12.4 runs, about 1.5 s each at -arch=sm_90; every test runs in well under a second.  Left
-# out, as adding little: tests/gpu's stress_, life_, soak_ and fault_ programs (long, about
-# threads rather than the ABI).
+# out, as adding little: vadd's other image tests of tests/e2e (CMakeLists.txt's tests load its
+# SASS and its PTX already), conf_misuse_reset started at case 5 (run.sh's restart, not the ABI),
+# tests/e2e's names test (the 13 libraries only), and tests/gpu's stress_, life_, soak_ and fault_
+# programs (long, about threads rather than the ABI).
 
 set(gpu_dir ${PROJECT_SOURCE_DIR}/tests/gpu)
 set(e2e_dir ${PROJECT_SOURCE_DIR}/tests/e2e)
@@ -64,15 +66,15 @@ endfunction()
 # The misuse programs 12.4's headers do not compile, each with what it uses that they lack.  A
 # source marked "// gpu-cuda: <version>" newer than 12.4 is left out by its mark too.
 set(cuda12_misuse_not_12_4
-  "conf_misuse_array: cudaMemcpy3DBatchAsync in 13's form (no failIdx), cudaMemcpy3DBatchOp (12.8)"
-  "conf_misuse_device: cudaDeviceGetHostAtomicCapabilities and cudaAtomicOperation (13.0), cudaLogs* (12.9)"
-  "conf_misuse_external: 13's cudaExternalMemoryHandleDesc (reserved[]) and cudaGraphAddNode with edge data"
-  "conf_misuse_graph: cudaGraphAddDependencies, cudaStreamGetCaptureInfo and others in 13's forms (edge data under the plain names)"
-  "conf_misuse_graph_nodes: cudaGraphAddNode in 13's form (edge data), cudaGraphChildGraphNodeOwnership (12.9)"
-  "conf_misuse_graph_params: cudaGraphAddNode and cudaGraphRemoveDependencies in 13's forms (edge data)"
-  "conf_misuse_host: cudaMemAdvise and cudaMemPrefetchAsync with a cudaMemLocation (13's plain names; 12.9's _v2)"
+  "conf_misuse_array: cudaMemcpy3DBatchAsync in 13's form (no failIdx; 12.8's has one)"
+  "conf_misuse_device: cudaDeviceGetHostAtomicCapabilities (13.0), cudaLogs* (12.9)"
+  "conf_misuse_external: 13's external memory descriptor (reserved[]), cudaGraphAddNode's 13 form"
+  "conf_misuse_graph: edge data under the plain names (13's cudaGraphAddDependencies...)"
+  "conf_misuse_graph_nodes: cudaGraphAddNode in 13's form (edge data; 12.9's _v2)"
+  "conf_misuse_graph_params: cudaGraphAddNode, cudaGraphRemoveDependencies in 13's forms"
+  "conf_misuse_host: cudaMemAdvise, cudaMemPrefetchAsync with a cudaMemLocation (13's forms)"
   "conf_misuse_library: cudaLibrary_t and the cudaLibrary* functions (12.5 and later)"
-  "conf_misuse_memory: cudaMemDiscardBatchAsync and cudaMemPrefetchBatchAsync (13.0), the batch copies (12.8)"
+  "conf_misuse_memory: cudaMemDiscardBatchAsync... (13.0), cudaMemcpyBatchAsync (12.8)"
   "conf_misuse_mempool: cudaMemGetDefaultMemPool, cudaMemGetMemPool, cudaMemSetMemPool (13.0)"
   "conf_misuse_stream: cudaStreamGetDevice (12.8)")
 set(cuda12_misuse_skipped "")
@@ -196,3 +198,24 @@ cuda12_e2e_test(cuda12_per_thread_default_stream_get_kernel cuda12_ptsz_get_kern
 
 cuda12_program(cuda12_symbols shared OBJECTS symbols SOURCES ${e2e_dir}/test_symbols.c)
 cuda12_e2e_test(cuda12_symbol_copies cuda12_symbols IMPORTS __cudaRegisterVar)
+
+# Run only, on CMakeLists.txt's programs: vadd's image chosen for a device newer than its SASS
+# (12.4's PTX, JIT-compiled), the launch misuse cases with the parameters as an array, and the
+# exit summary of a get-kernel program agreeing with its trace (the summary names the calls from
+# libcudart.so.12's own symbol table).
+cuda12_e2e_test(cuda12_image_sm100_picks_ptx cuda12_vadd
+                ENV FAKECUDA_SM=100 E2E_EXPECT_JIT=1 E2E_EXPECT_SM=90)
+if(TARGET cuda12_conf_misuse_launch_get_kernel)
+  cuda12_e2e_test(cuda12_conf_misuse_launch_get_kernel_every_case_answered_array_params
+                  cuda12_conf_misuse_launch_get_kernel ENV MINICUDART_LAUNCH_PARAMS=array)
+endif()
+file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/summary)
+add_test(NAME cuda12_exit_summary_agrees_with_the_trace
+  COMMAND ${e2e_dir}/summary_test.sh $<TARGET_FILE:cuda12_vadd_get_kernel>)
+set(ours $<TARGET_FILE_DIR:minicudart_shared12>)
+set_tests_properties(cuda12_exit_summary_agrees_with_the_trace PROPERTIES
+  ENVIRONMENT "MINICUDART_DRIVER=$<TARGET_FILE:fakecuda>;LD_LIBRARY_PATH=${ours}"
+  WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/summary
+  PASS_REGULAR_EXPRESSION "summary: agrees with the trace"
+  FAIL_REGULAR_EXPRESSION "${sanitizer_report}")
+list(APPEND cuda12_tests cuda12_exit_summary_agrees_with_the_trace)
