@@ -57,7 +57,7 @@
 #                   $CUDA12_WORK/samples, made from SAMPLES12_GIT (a clone of NVIDIA/cuda-samples,
 #                   bare or not) when missing; LLMC_DIR / LLMC_GIT likewise for llm.c's dev/cuda
 #                   at f1e2ace651495b74ae22d45d1723443fd00ecd3a.  CUDA12_CORPUS=0: no corpus.
-#   run: OUT (logs; default $CUDA12_CARRY/out), CUDA12_BUDGET_S (whole run, 480),
+#   run: OUT (logs, and cuda12.txt: all it printed; default $CUDA12_CARRY/out), CUDA12_BUDGET_S (whole run, 480),
 #        CUDA12_RUNSH_S (run.sh's share, 270), BENCH_ROUNDS (7), BENCH_LAUNCHES (20000),
 #        CUDA_LIB_RUN (libraries the programs may need there: /usr/local/cuda/lib64),
 #        GPU_PROGRAMS (a subset), CUDA12_CORPUS=0 (no corpus)
@@ -517,8 +517,8 @@ why_missing() {
     for lib in $1; do
         grep -qxF "$lib" <(tr ' ' '\n' <<<"$CUDA12_ONLY_SONAMES") || others="$others $lib"
     done
-    if [ -z "$others" ]; then echo "needs CUDA 12 libraries ($1)"
-    else echo "libraries missing here (${1% })"
+    if [ -z "$others" ]; then echo "needs CUDA 12 libraries ($(echo $1))"
+    else echo "libraries missing here ($(echo $1))"
     fi
 }
 verdict_lines() {
@@ -605,8 +605,6 @@ check_listed() {
 run() {
     local p rc resolved_nv resolved_mc missing gpu=yes rows=() failures=0 nv mc eq res row
     [ -f "$C/MANIFEST.txt" ] || fail "no build in ${C#"$ROOT"/} (make it with: tests/gpu/cuda12.sh build, and carry it)"
-    OUT=${OUT:-$C/out}
-    mkdir -p "$OUT"
     CUDA_LIB_RUN=${CUDA_LIB_RUN:-/usr/local/cuda/lib64}
     export CUDA_LIB_RUN
     EXPECTED12=$ROOT/$G/expected_differences12.txt
@@ -720,7 +718,7 @@ run() {
         [ "$gpu" = yes ] && bench_rows
         printf '%-34s %-12s %-12s %s\n' program "NVIDIA 12.9" minicudart result
         printf '%s\n' "${rows[@]}" "${CROWS[@]}"
-    } | tee "$OUT/cuda12.txt"
+    }
     if [ "$gpu" = no ]; then echo "RESULT: NO GPU (no CUDA driver or device on this machine; nothing compared)"; return 3; fi
     if [ "$failures" -gt 0 ]; then echo "RESULT: $failures FAIL"; return 1; fi
     echo "RESULT: PASS"
@@ -729,6 +727,10 @@ run() {
 
 case ${1:-} in
 build) build ;;
-run) run ;;
+run) # Everything it prints is also $OUT/cuda12.txt (a remote caller gets the tail back).
+     OUT=${OUT:-$C/out}
+     mkdir -p "$OUT"
+     run 2>&1 | tee "$OUT/cuda12.txt"
+     exit "${PIPESTATUS[0]}" ;;
 *) echo "usage: tests/gpu/cuda12.sh build|run   (see the comment at the top)" >&2; exit 2 ;;
 esac
