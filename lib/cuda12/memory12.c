@@ -198,11 +198,14 @@ RT_API cudaError_t cudaGetSurfaceObjectResourceDesc(struct rt12_resource_desc *p
                                                     cudaSurfaceObject_t surfObject)
 {
     RT_ENTER();
-    if (!pResDesc)
-        RT_RETURN(cudaErrorInvalidValue);
+    /* A NULL output goes to the body as NULL, which answers as the 13 library does:
+     * cudaErrorInvalidDevice for a live surface (what NVIDIA's 13 runtime answered on the H200;
+     * 12.9's is not measured) and the driver's error for a dead one.  A check here answered
+     * cudaErrorInvalidValue first (tests/gpu's conf_misuse_array, built by nvcc 12.4 with 12.9's
+     * headers, told the two libraries apart on the fake). */
     struct cudaResourceDesc res;
-    cudaError_t e = rt_v13_cudaGetSurfaceObjectResourceDesc(&res, surfObject);
-    if (e == cudaSuccess)
+    cudaError_t e = rt_v13_cudaGetSurfaceObjectResourceDesc(pResDesc ? &res : NULL, surfObject);
+    if (e == cudaSuccess && pResDesc)
         memcpy(pResDesc, &res, sizeof *pResDesc);
     RT12_RETURN_CALLED(e);
 }
