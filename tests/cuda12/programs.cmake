@@ -3,17 +3,17 @@
 # nvcc 13.0 builds through libminicudart.a.  Included by tests/cuda12/CMakeLists.txt once its
 # functions exist (cuda12_objects, cuda12_program) and nvcc 12.4 was found.
 #
-#   misuse     every tests/gpu/conf_misuse_<area>.cu that 12.4's headers compile: every case
-#              answered, traced (run12.sh: the imports checked) and untraced, where each case's
-#              line must also be the one tests/e2e's nvcc 13.0 build of the program prints
+#   misuse     every tests/gpu/conf_misuse_<area>.cu that a CUDA 12 toolkit compiles: every
+#              case answered, traced (run12.sh: the imports checked) and untraced, where each
+#              case's line must also be the one tests/e2e's nvcc 13.0 build of the program prints
 #              (same12.sh).  A program that calls __cudaGetKernel itself is built with
-#              -U__NV_LEGACY_LAUNCH (12.4 declares it only there).  The others use API of CUDA
-#              12.5 to 13.0 that 12.4's headers lack: the list below says which.
+#              -U__NV_LEGACY_LAUNCH (12.4 declares it only there); one that needs API of 12.5 to
+#              12.9 with 12.9's headers.  The list below says what each of the others needs of 13.
 #   e2e        tests/e2e's test_<name>.c drivers with their .cu files in the legacy launch form
 #              (12.4's default: cudaLaunchKernel), each test as tests/e2e runs it; errors and
 #              ptsz again in the get-kernel form (__cudaGetKernel, __cudaLaunchKernel[_ptsz]).
 #
-# Objects are shared wherever two programs link the same ones (vadd's, multigpu's).  Sixteen
+# Objects are shared wherever two programs link the same ones (vadd's, multigpu's).  Eighteen
 # nvcc 12.4 runs, about 1.5 s each at -arch=sm_90; every test runs in well under a second.  Left
 # out, as adding little: vadd's other image tests of tests/e2e (CMakeLists.txt's tests load its
 # SASS and its PTX already), conf_misuse_reset started at case 5 (run.sh's restart, not the ABI),
@@ -63,51 +63,65 @@ function(cuda12_whole_program name form)
 endfunction()
 
 # ---- misuse ----------------------------------------------------------------------------------
-# The misuse programs 12.4's headers do not compile, each with what it uses that they lack.  A
-# source marked "// gpu-cuda: <version>" newer than 12.4 is left out by its mark too.
-set(cuda12_misuse_not_12_4
-  "conf_misuse_array: cudaMemcpy3DBatchAsync in 13's form (no failIdx; 12.8's has one)"
-  "conf_misuse_device: cudaDeviceGetHostAtomicCapabilities (13.0), cudaLogs* (12.9)"
-  "conf_misuse_external: 13's external memory descriptor (reserved[]), cudaGraphAddNode's 13 form"
-  "conf_misuse_graph: edge data under the plain names (13's cudaGraphAddDependencies...)"
-  "conf_misuse_graph_nodes: cudaGraphAddNode in 13's form (edge data; 12.9's _v2)"
-  "conf_misuse_graph_params: cudaGraphAddNode, cudaGraphRemoveDependencies in 13's forms"
-  "conf_misuse_host: cudaMemAdvise, cudaMemPrefetchAsync with a cudaMemLocation (13's forms)"
-  "conf_misuse_library: cudaLibrary_t and the cudaLibrary* functions (12.5 and later)"
-  "conf_misuse_memory: cudaMemDiscardBatchAsync... (13.0), cudaMemcpyBatchAsync (12.8)"
-  "conf_misuse_mempool: cudaMemGetDefaultMemPool, cudaMemGetMemPool, cudaMemSetMemPool (13.0)"
-  "conf_misuse_stream: cudaStreamGetDevice (12.8)")
+# The misuse programs 12.4's headers do not compile: each with the oldest CUDA whose API it needs
+# (as a "// gpu-cuda: <version>" mark would say it; a mark in the source wins) and what that is.
+# One that needs 12.9 at most is built by nvcc 12.4 with 12.9's runtime headers before its own and
+# in the get-kernel form, as a 12.9 toolkit builds it (no nvcc 12.9 runs on this project's
+# machines, cmake/cuda12.cmake); one that needs 13 is left out.
+set(cuda12_misuse_needs
+  "conf_misuse_array 13.0: cudaMemcpy3DBatchAsync in 13's form (12.8's has a failIdx)"
+  "conf_misuse_device 13.0: cudaDeviceGetHostAtomicCapabilities (13.0), cudaLogs* (12.9)"
+  "conf_misuse_external 13.0: 13's external memory descriptor (reserved[]), cudaGraphAddNode's"
+  "conf_misuse_graph 13.0: edge data under the plain names (cudaGraphAddDependencies...)"
+  "conf_misuse_graph_nodes 13.0: cudaGraphAddNode in 13's form (edge data; 12.9's _v2)"
+  "conf_misuse_graph_params 13.0: cudaGraphAddNode, cudaGraphRemoveDependencies in 13's forms"
+  "conf_misuse_host 13.0: cudaMemAdvise, cudaMemPrefetchAsync with a cudaMemLocation (13's forms)"
+  "conf_misuse_library 12.5: cudaLibrary_t and the cudaLibrary* functions"
+  "conf_misuse_memory 13.0: cudaMemDiscardBatchAsync... (13.0), cudaMemcpyBatchAsync (12.8)"
+  "conf_misuse_mempool 13.0: cudaMemGetDefaultMemPool, cudaMemGetMemPool, cudaMemSetMemPool"
+  "conf_misuse_stream 12.8: cudaStreamGetDevice")
+set(headers_12_9 "")
+foreach(dir IN LISTS CUDA129_INCLUDE_DIRS)
+  list(APPEND headers_12_9 -I${dir})
+endforeach()
 set(cuda12_misuse_skipped "")
+set(cuda12_misuse_12_9 "")
 file(GLOB misuse_sources CONFIGURE_DEPENDS ${gpu_dir}/conf_misuse_*.cu)
 foreach(source IN LISTS misuse_sources)
   get_filename_component(name ${source} NAME_WE)
-  set(reason "")
-  foreach(entry IN LISTS cuda12_misuse_not_12_4)
-    if(entry MATCHES "^${name}: (.*)")
-      set(reason "${CMAKE_MATCH_1}")
+  set(needs 12.4)
+  foreach(entry IN LISTS cuda12_misuse_needs)
+    if(entry MATCHES "^${name} ([0-9.]+):")
+      set(needs ${CMAKE_MATCH_1})
     endif()
   endforeach()
   file(STRINGS ${source} mark REGEX "^// gpu-cuda: *[0-9]+\\.[0-9]+" LIMIT_COUNT 1)
-  if(mark MATCHES "gpu-cuda: *([0-9]+\\.[0-9]+)" AND CMAKE_MATCH_1 VERSION_GREATER 12.4)
-    set(reason "marked \"// gpu-cuda: ${CMAKE_MATCH_1}\"")
-  endif()
-  if(reason)
-    list(APPEND cuda12_misuse_skipped ${name})
-    continue()
+  if(mark MATCHES "gpu-cuda: *([0-9]+\\.[0-9]+)")
+    set(needs ${CMAKE_MATCH_1})
   endif()
   # 12.4's crt/host_runtime.h declares __cudaGetKernel and __cudaLaunchKernel only for the stubs
   # that call them (without __NV_LEGACY_LAUNCH): a program calling them itself needs that form.
   file(STRINGS ${source} own_launch REGEX "__cudaGetKernel|__cudaLaunchKernel" LIMIT_COUNT 1)
+  set(options -I${gpu_dir})
+  set(imports "")
   if(own_launch)
-    set(form ${name}_get_kernel)
-    cuda12_objects(${form} SOURCES ${source}
-                   OPTIONS -I${gpu_dir} -Xcompiler -U__NV_LEGACY_LAUNCH)
     set(imports __cudaGetKernel __cudaLaunchKernel)
+  endif()
+  if(needs VERSION_GREATER 12.9)
+    list(APPEND cuda12_misuse_skipped ${name})
+    continue()
+  elseif(needs VERSION_GREATER 12.4)
+    set(form ${name}_12_9_headers)
+    list(APPEND options ${headers_12_9} -Xcompiler -U__NV_LEGACY_LAUNCH)
+    list(APPEND cuda12_misuse_12_9 ${name})
+  elseif(own_launch)
+    set(form ${name}_get_kernel)
+    list(APPEND options -Xcompiler -U__NV_LEGACY_LAUNCH)
   else()
     set(form ${name})
-    cuda12_objects(${form} SOURCES ${source} OPTIONS -I${gpu_dir})
-    set(imports "")
+    set(imports !__cudaGetKernel !__cudaLaunchKernel)
   endif()
+  cuda12_objects(${form} SOURCES ${source} OPTIONS ${options})
   # The runner exits 0 only after its last case (tests/gpu/misuse.h).  Untraced, each case's
   # line is also the one tests/e2e's build of the program prints (the same fake under both).
   cuda12_whole_program(cuda12_${form} ${form})
@@ -120,8 +134,9 @@ foreach(source IN LISTS misuse_sources)
   cuda12_e2e_test(cuda12_${form}_every_case_answered_traced cuda12_${form} IMPORTS ${imports})
 endforeach()
 string(REPLACE ";" " " cuda12_misuse_skipped "${cuda12_misuse_skipped}")
-message(STATUS "tests/cuda12: misuse programs nvcc 12.4 does not build (programs.cmake says "
-  "why): ${cuda12_misuse_skipped}")
+string(REPLACE ";" " " cuda12_misuse_12_9 "${cuda12_misuse_12_9}")
+message(STATUS "tests/cuda12: misuse programs built with 12.9's headers: ${cuda12_misuse_12_9}; "
+  "left out, needing CUDA 13 (programs.cmake says why): ${cuda12_misuse_skipped}")
 
 # ---- e2e -------------------------------------------------------------------------------------
 # tests/e2e's programs, with its drivers (compiled against 12.9's headers), each test as
