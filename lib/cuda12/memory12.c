@@ -100,6 +100,11 @@ RT_API cudaError_t cudaMemcpy3DBatchAsync_ptsz(size_t numOps, struct cudaMemcpy3
 
 /* ---- pointer attributes: 24 bytes ----------------------------------------------------------- */
 
+/* Each output struct is filled as 13's on the face's stack and only 12.9's bytes are copied out.
+ * A NULL output goes to the body as NULL, so that the answer (and which check comes first) is the
+ * 13 library's: a check of its own here answered cudaErrorInvalidValue where the body answers
+ * cudaErrorInvalidDevice for a live surface (tests/gpu's conf_misuse_array, built by nvcc 12.4
+ * with 12.9's headers, told the two libraries apart on the fake). */
 _Static_assert(offsetof(struct cudaPointerAttributes, hostPointer) ==
                    offsetof(struct rt12_pointer_attributes, hostPointer),
                "12.9's pointer attributes are the start of 13's");
@@ -108,11 +113,9 @@ RT_API cudaError_t cudaPointerGetAttributes(struct rt12_pointer_attributes *attr
                                             const void *ptr)
 {
     RT_ENTER();
-    if (!attributes)
-        RT_RETURN(cudaErrorInvalidValue);
     struct cudaPointerAttributes a13;
-    cudaError_t e = rt_v13_cudaPointerGetAttributes(&a13, ptr);
-    if (e == cudaSuccess)
+    cudaError_t e = rt_v13_cudaPointerGetAttributes(attributes ? &a13 : NULL, ptr);
+    if (e == cudaSuccess && attributes)
         memcpy(attributes, &a13, sizeof *attributes);
     RT12_RETURN_CALLED(e);
 }
@@ -185,11 +188,9 @@ RT_API cudaError_t cudaGetTextureObjectResourceDesc(struct rt12_resource_desc *p
                                                     cudaTextureObject_t texObject)
 {
     RT_ENTER();
-    if (!pResDesc)
-        RT_RETURN(cudaErrorInvalidValue);
     struct cudaResourceDesc res;
-    cudaError_t e = rt_v13_cudaGetTextureObjectResourceDesc(&res, texObject);
-    if (e == cudaSuccess)
+    cudaError_t e = rt_v13_cudaGetTextureObjectResourceDesc(pResDesc ? &res : NULL, texObject);
+    if (e == cudaSuccess && pResDesc)
         memcpy(pResDesc, &res, sizeof *pResDesc);
     RT12_RETURN_CALLED(e);
 }
@@ -198,11 +199,6 @@ RT_API cudaError_t cudaGetSurfaceObjectResourceDesc(struct rt12_resource_desc *p
                                                     cudaSurfaceObject_t surfObject)
 {
     RT_ENTER();
-    /* A NULL output goes to the body as NULL, which answers as the 13 library does:
-     * cudaErrorInvalidDevice for a live surface (what NVIDIA's 13 runtime answered on the H200;
-     * 12.9's is not measured) and the driver's error for a dead one.  A check here answered
-     * cudaErrorInvalidValue first (tests/gpu's conf_misuse_array, built by nvcc 12.4 with 12.9's
-     * headers, told the two libraries apart on the fake). */
     struct cudaResourceDesc res;
     cudaError_t e = rt_v13_cudaGetSurfaceObjectResourceDesc(pResDesc ? &res : NULL, surfObject);
     if (e == cudaSuccess && pResDesc)
@@ -214,11 +210,10 @@ RT_API cudaError_t cudaGetTextureObjectResourceViewDesc(
     struct rt12_resource_view_desc *pResViewDesc, cudaTextureObject_t texObject)
 {
     RT_ENTER();
-    if (!pResViewDesc)
-        RT_RETURN(cudaErrorInvalidValue);
     struct cudaResourceViewDesc view;
-    cudaError_t e = rt_v13_cudaGetTextureObjectResourceViewDesc(&view, texObject);
-    if (e == cudaSuccess)
+    cudaError_t e = rt_v13_cudaGetTextureObjectResourceViewDesc(pResViewDesc ? &view : NULL,
+                                                                texObject);
+    if (e == cudaSuccess && pResViewDesc)
         memcpy(pResViewDesc, &view, sizeof *pResViewDesc);
     RT12_RETURN_CALLED(e);
 }
