@@ -106,9 +106,15 @@ cudaError_t rt_driver_optional(bool present, rt_api api, const char *entry);
 cudaError_t rt_driver_newer(bool present, rt_api api, const char *entry);
 
 /* The runtime ABI minicudart implements: NVIDIA's CUDA 13.5 (cudaRuntimeGetVersion), whichever
- * toolkit's headers it was built with.  The CUDA 12 build sets 12090 first (cuda12/names12.h). */
+ * toolkit's headers it was built with.  The CUDA 12 build sets 12090 first (cuda12/names12.h),
+ * which is the one place that sets such a knob for an ABI. */
 #ifndef RT_RUNTIME_VERSION
 #define RT_RUNTIME_VERSION 13050
+#endif
+/* The error of a launch whose shape the device cannot run: 13's runtime passes on the driver's
+ * (cudaErrorInvalidValue); the CUDA 12 build sets 12.9's (cuda12/names12.h). */
+#ifndef RT_LAUNCH_BAD_SHAPE
+#define RT_LAUNCH_BAD_SHAPE cudaErrorInvalidValue
 #endif
 
 /* ---- errors.c ------------------------------------------------------------------------------- */

@@ -7,11 +7,12 @@
  * that 12.9 names otherwise their 12.9 names; the face defines what 12.9 has and 13 does not:
  *
  *   device12.c     cudaDeviceProp in 12.9's layout (cudaGetDeviceProperties_v2, and the legacy
- *                  plain name), cudaChooseDevice reading it, cudaDeviceGetAttribute's 12.9 range,
- *                  the cudaThread* and cudaSetDouble* functions CUDA 12 still exports
+ *                  plain name), cudaChooseDevice reading it, the cudaThread* and cudaSetDouble*
+ *                  functions CUDA 12 still exports
+ *   launch12.c     12.9's answer for a host pointer that is no kernel
  *   memory12.c     cudaMemAdvise and cudaMemPrefetchAsync with a device number, the batch copies
- *                  with failIdx, cudaPointerAttributes of 24 bytes, pools without host locations,
- *                  textures' and surfaces' resource descriptors of 64 and 48 bytes
+ *                  with failIdx, cudaPointerAttributes of 24 bytes, textures' and surfaces'
+ *                  resource descriptors of 64 and 48 bytes
  *   graph12.c      graph edges and stream capture without edge data, cudaStreamGetCaptureInfo's
  *                  legacy 3- and 6-argument forms
  *   interop12.c    external memory and semaphore descriptors, the semaphores' _v1 parameter
@@ -72,13 +73,13 @@
 #undef cudaEventElapsedTime
 #undef cudaGetDeviceProperties
 #undef cudaChooseDevice
-#undef cudaDeviceGetAttribute
 #undef cudaPointerGetAttributes
 #undef cudaMemcpyBatchAsync
 #undef cudaMemcpyBatchAsync_ptsz
 #undef cudaMemcpy3DBatchAsync
 #undef cudaMemcpy3DBatchAsync_ptsz
-#undef cudaMemPoolCreate
+#undef cudaFuncSetCacheConfig
+#undef cudaFuncSetSharedMemConfig
 #undef cudaCreateTextureObject
 #undef cudaCreateSurfaceObject
 #undef cudaGetTextureObjectResourceDesc
@@ -106,7 +107,6 @@ RT_API cudaError_t cudaWaitExternalSemaphoresAsync_v2_ptsz(
 RT_API cudaError_t cudaGetDeviceProperties_v2(struct rt12_device_prop *prop, int device);
 RT_API cudaError_t cudaGetDeviceProperties(struct rt12_device_prop *prop, int device);
 RT_API cudaError_t cudaChooseDevice(int *device, const struct rt12_device_prop *prop);
-RT_API cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device);
 RT_API cudaError_t cudaThreadExit(void);
 RT_API cudaError_t cudaThreadSynchronize(void);
 RT_API cudaError_t cudaThreadSetLimit(enum cudaLimit limit, size_t value);
@@ -138,8 +138,6 @@ RT_API cudaError_t cudaMemcpy3DBatchAsync_ptsz(size_t numOps, struct cudaMemcpy3
                                                cudaStream_t stream);
 RT_API cudaError_t cudaPointerGetAttributes(struct rt12_pointer_attributes *attributes,
                                             const void *ptr);
-RT_API cudaError_t cudaMemPoolCreate(cudaMemPool_t *memPool,
-                                     const struct cudaMemPoolProps *poolProps);
 RT_API cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject,
                                            const struct rt12_resource_desc *pResDesc,
                                            const struct cudaTextureDesc *pTexDesc,
@@ -152,6 +150,10 @@ RT_API cudaError_t cudaGetSurfaceObjectResourceDesc(struct rt12_resource_desc *p
                                                     cudaSurfaceObject_t surfObject);
 RT_API cudaError_t cudaGetTextureObjectResourceViewDesc(
     struct rt12_resource_view_desc *pResViewDesc, cudaTextureObject_t texObject);
+
+/* launch12.c */
+RT_API cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheConfig);
+RT_API cudaError_t cudaFuncSetSharedMemConfig(const void *func, enum cudaSharedMemConfig config);
 
 /* graph12.c */
 RT_API cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,

@@ -1,24 +1,12 @@
 /*
- * cuda12/device12.c - devices as CUDA 12.9 sees them: cudaDeviceProp in its 12.9 layout, the
- * attribute range of 12.9, and the functions 13 removed (cudaThread*, cudaSetDouble*).
+ * cuda12/device12.c - devices as CUDA 12.9 sees them: cudaDeviceProp in its 12.9 layout, and the
+ * functions 13 removed (cudaThread*, cudaSetDouble*).  cudaDeviceGetAttribute is the body's: 12.9
+ * passes every attribute to the driver as 13 does (144-147, new in 13's enum, answered on the
+ * H200; 96 is the driver's cooperative multi-device attribute).
  */
 #include <string.h>
 
 #include "cuda12/cuda12.h"
-
-/* 12.9's attribute range: cudaDevAttrMax is 144 there; 144 (host memory pools), 145 and 147
- * (partial host atomics) are 13's. */
-#define RT12_DEV_ATTR_MAX 144
-
-RT_API cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device)
-{
-    RT_ENTER();
-    if ((int)attr >= RT12_DEV_ATTR_MAX)
-        RT_RETURN(cudaErrorInvalidValue);
-    /* 96, reserved in 13, is still cudaDevAttrCooperativeMultiDeviceLaunch in 12.9: the driver
-     * answers it (CU_DEVICE_ATTRIBUTE_COOPERATIVE_MULTI_DEVICE_LAUNCH). */
-    RT12_RETURN_CALLED(rt_v13_cudaDeviceGetAttribute(value, attr, device));
-}
 
 /* The eight fields 13 removed, each a driver attribute (13.0's release notes name them), asked
  * of the driver directly: an attribute a driver no longer answers is 0 here, and a call of the
@@ -176,16 +164,16 @@ RT_API cudaError_t cudaThreadSetCacheConfig(enum cudaFuncCache cacheConfig)
 }
 
 /* "If the device does natively support doubles, then this function does nothing" (12.9's
- * header), and every device a 12.9 runtime supports does.  What is checked is what NVIDIA's
- * library checks: the pointer. */
+ * header), and every device a 12.9 runtime supports does: NVIDIA's 12.9 library answers
+ * cudaSuccess even for NULL (H200, tests/gpu/conf_cuda12.cu). */
 RT_API cudaError_t cudaSetDoubleForDevice(double *d)
 {
     RT_ENTER();
-    RT_RETURN(d ? cudaSuccess : cudaErrorInvalidValue);
+    RT_RETURN(cudaSuccess);
 }
 
 RT_API cudaError_t cudaSetDoubleForHost(double *d)
 {
     RT_ENTER();
-    RT_RETURN(d ? cudaSuccess : cudaErrorInvalidValue);
+    RT_RETURN(cudaSuccess);
 }

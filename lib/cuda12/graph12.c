@@ -103,23 +103,40 @@ RT_API cudaError_t cudaStreamGetCaptureInfo_v2_ptsz(
                                                         numDependencies_out));
 }
 
-/* The plain name: CUDA 11.0's three arguments, for callers that bypass the header. */
+/* The plain name: CUDA 11.0's three arguments, for callers that bypass the header.  Its id is
+ * written only while the stream captures: NVIDIA's 12.9 library leaves it as it was otherwise
+ * (H200, tests/gpu/conf_cuda12.cu), where the body writes 0. */
+static cudaError_t rt12_capture_info_api(cudaStream_t stream,
+                                         enum cudaStreamCaptureStatus *captureStatus_out,
+                                         unsigned long long *id_out, bool per_thread, rt_api self)
+{
+    RT_ENTER_AS(self);
+    enum cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+    unsigned long long id = 0;
+    cudaError_t e = per_thread
+        ? cudaStreamGetCaptureInfo_v3_ptsz(stream, captureStatus_out ? &status : NULL, &id, NULL,
+                                           NULL, NULL, NULL)
+        : cudaStreamGetCaptureInfo_v3(stream, captureStatus_out ? &status : NULL, &id, NULL, NULL,
+                                      NULL, NULL);
+    if (e == cudaSuccess && captureStatus_out)
+        *captureStatus_out = status;
+    if (e == cudaSuccess && id_out && status != cudaStreamCaptureStatusNone)
+        *id_out = id;
+    RT12_RETURN_CALLED(e);
+}
+
 RT_API cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream,
                                             enum cudaStreamCaptureStatus *captureStatus_out,
                                             unsigned long long *id_out)
 {
-    RT_ENTER();
-    RT12_RETURN_CALLED(cudaStreamGetCaptureInfo_v3(stream, captureStatus_out, id_out, NULL, NULL,
-                                                   NULL, NULL));
+    RT_FORWARD(rt12_capture_info_api(stream, captureStatus_out, id_out, false, RT_SELF));
 }
 
 RT_API cudaError_t cudaStreamGetCaptureInfo_ptsz(cudaStream_t stream,
                                                  enum cudaStreamCaptureStatus *captureStatus_out,
                                                  unsigned long long *id_out)
 {
-    RT_ENTER();
-    RT12_RETURN_CALLED(cudaStreamGetCaptureInfo_v3_ptsz(stream, captureStatus_out, id_out, NULL,
-                                                        NULL, NULL, NULL));
+    RT_FORWARD(rt12_capture_info_api(stream, captureStatus_out, id_out, true, RT_SELF));
 }
 
 /* ---- events --------------------------------------------------------------------------------- */

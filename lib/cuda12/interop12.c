@@ -229,27 +229,34 @@ static bool rt12_device_twice(const struct rt12_launch_params *list, unsigned n,
     return false;
 }
 
-/* The arguments the driver's documentation of cuLaunchCooperativeKernelMultiDevice asks for: one
- * kernel for all (the same host stub), no NULL, legacy or per-thread stream (their device would be
- * ambiguous), the same grid, block and shared memory in every entry, known flags.  (No two entries
- * on one device: rt12_device_twice, which asks the streams.) */
-static bool rt12_multi_args_valid(const struct rt12_launch_params *list, unsigned n,
-                                  unsigned flags)
+/* The arguments the driver's documentation of cuLaunchCooperativeKernelMultiDevice asks for, with
+ * NVIDIA's 12.9 answers (H200, tests/gpu/conf_cuda12.cu): a registered kernel, the same for all
+ * (cudaErrorInvalidDeviceFunction for a pointer that is none); a stream of a device, not the
+ * NULL, legacy or per-thread one, whose device would be ambiguous
+ * (cudaErrorInvalidResourceHandle); the same grid, block and shared memory in every entry and
+ * known flags (cudaErrorInvalidValue).  No two entries on one device: rt12_device_twice, which
+ * asks the streams. */
+static cudaError_t rt12_multi_args(const struct rt12_launch_params *list, unsigned n,
+                                   unsigned flags)
 {
     if (!list || n == 0 || (flags & ~(unsigned)(RT12_MULTI_DEVICE_NO_PRE_SYNC |
                                                   RT12_MULTI_DEVICE_NO_POST_SYNC)))
-        return false;
+        return cudaErrorInvalidValue;
     for (unsigned i = 0; i < n; i++) {
-        if (!list[i].func || list[i].func != list[0].func || !list[i].stream ||
-            list[i].stream == cudaStreamLegacy || list[i].stream == cudaStreamPerThread)
-            return false;
+        if (!list[i].func || list[i].func != list[0].func)
+            return cudaErrorInvalidValue;
+        if (!rt_kernel_find(list[i].func))
+            return cudaErrorInvalidDeviceFunction;
+        if (!list[i].stream || list[i].stream == cudaStreamLegacy ||
+            list[i].stream == cudaStreamPerThread)
+            return cudaErrorInvalidResourceHandle;
         if (list[i].gridDim.x != list[0].gridDim.x || list[i].gridDim.y != list[0].gridDim.y ||
             list[i].gridDim.z != list[0].gridDim.z || list[i].blockDim.x != list[0].blockDim.x ||
             list[i].blockDim.y != list[0].blockDim.y ||
             list[i].blockDim.z != list[0].blockDim.z || list[i].sharedMem != list[0].sharedMem)
-            return false;
+            return cudaErrorInvalidValue;
     }
-    return true;
+    return cudaSuccess;
 }
 
 /* One cooperative launch per entry, on the device of its stream, with the streams joined before
@@ -280,8 +287,9 @@ RT_API cudaError_t cudaLaunchCooperativeKernelMultiDevice(
     struct rt12_launch_params *launchParamsList, unsigned int numDevices, unsigned int flags)
 {
     RT_ENTER();
-    if (!rt12_multi_args_valid(launchParamsList, numDevices, flags))
-        RT_RETURN(cudaErrorInvalidValue);
+    cudaError_t e = rt12_multi_args(launchParamsList, numDevices, flags);
+    if (e != cudaSuccess)
+        RT_RETURN(e);
     cudaError_t looked_up = cudaSuccess;
     if (rt12_device_twice(launchParamsList, numDevices, &looked_up))
         RT_RETURN(cudaErrorInvalidValue);

@@ -1,7 +1,8 @@
 /*
  * cuda12/memory12.c - memory as CUDA 12.9's ABI has it: advice and prefetches aimed at a device
- * number, batch copies that report the failing copy, pointer attributes of 24 bytes, pools on
- * devices only, and textures' and surfaces' resource descriptors of 64 and 48 bytes.
+ * number, batch copies with a failIdx, pointer attributes of 24 bytes, and
+ * textures' and surfaces' resource descriptors of 64 and 48 bytes.  Pools are the body's: 12.9
+ * accepts one on the host as 13 does (H200), whatever its header says.
  */
 #include <stdint.h>
 #include <string.h>
@@ -24,10 +25,27 @@ static struct cudaMemLocation rt12_location(int device)
     return l;
 }
 
+/* Whether an advice names its device: the others ignore the argument (12.9's header). */
+static bool rt12_advice_uses_device(enum cudaMemoryAdvise advice)
+{
+    return advice == cudaMemAdviseSetPreferredLocation || advice == cudaMemAdviseSetAccessedBy ||
+           advice == cudaMemAdviseUnsetAccessedBy;
+}
+
+/* A device number that is neither a device nor cudaCpuDeviceId is cudaErrorInvalidDevice in
+ * 12.9, which hands the number to the driver's CUdevice form; 13's location form makes the driver
+ * answer cudaErrorInvalidValue (both measured on the H200, tests/gpu/conf_cuda12.cu). */
 RT_API cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice,
                                  int device)
 {
     RT_ENTER();
+    if (rt12_advice_uses_device(advice) && device != cudaCpuDeviceId) {
+        cudaError_t e = rt_devices_init();
+        if (e != cudaSuccess)
+            RT_RETURN(e);
+        if (device < 0 || device >= rt_device_count)
+            RT_RETURN(cudaErrorInvalidDevice);
+    }
     RT12_RETURN_CALLED(cudaMemAdvise_v2(devPtr, count, advice, rt12_location(device)));
 }
 
@@ -118,21 +136,6 @@ RT_API cudaError_t cudaPointerGetAttributes(struct rt12_pointer_attributes *attr
     if (e == cudaSuccess && attributes)
         memcpy(attributes, &a13, sizeof *attributes);
     RT12_RETURN_CALLED(e);
-}
-
-/* ---- pools: 12.9 has none on the host ------------------------------------------------------- */
-
-/* 12.9 refuses a pool placed on the host or the current thread's host NUMA node, which 13
- * accepts, and has no managed pools (cudaMemAllocationTypeManaged is 13's). */
-RT_API cudaError_t cudaMemPoolCreate(cudaMemPool_t *memPool,
-                                     const struct cudaMemPoolProps *poolProps)
-{
-    RT_ENTER();
-    if (poolProps && (poolProps->location.type == cudaMemLocationTypeHost ||
-                      poolProps->location.type == cudaMemLocationTypeHostNumaCurrent ||
-                      poolProps->allocType == cudaMemAllocationTypeManaged))
-        RT_RETURN(cudaErrorInvalidValue);
-    RT12_RETURN_CALLED(rt_v13_cudaMemPoolCreate(memPool, poolProps));
 }
 
 /* ---- textures and surfaces: resource descriptors of 64 and 48 bytes ------------------------- */

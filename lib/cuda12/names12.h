@@ -27,6 +27,10 @@
  * CUresult(void), not 13.0's CUresult(CUcontext)). */
 #define RT_RUNTIME_VERSION 12090
 #define RT_ABI12 1
+/* A launch whose shape the device cannot run (a zero, a block over 1024 threads, a grid over 65535
+ * in y or z) is cudaErrorInvalidConfiguration in 12.9, where 13 passes on the driver's
+ * CUDA_ERROR_INVALID_VALUE as cudaErrorInvalidValue (both measured on the H200; launch/launch.c). */
+#define RT_LAUNCH_BAD_SHAPE cudaErrorInvalidConfiguration
 
 /* ---- 12.9 exports the 13 prototype under a _vN name; the plain name is the face's ------------ */
 #define cudaMemAdvise cudaMemAdvise_v2
@@ -52,8 +56,6 @@
 /* cudaDeviceProp: 1032 bytes in 12.9, 8 more fields, the later ones at other offsets */
 #define cudaGetDeviceProperties rt_v13_cudaGetDeviceProperties
 #define cudaChooseDevice rt_v13_cudaChooseDevice
-/* attributes 144-147 do not exist in 12.9 */
-#define cudaDeviceGetAttribute rt_v13_cudaDeviceGetAttribute
 /* cudaPointerAttributes: 24 bytes in 12.9, 88 in 13 */
 #define cudaPointerGetAttributes rt_v13_cudaPointerGetAttributes
 /* the batch copies take a failIdx in 12.9 */
@@ -61,8 +63,9 @@
 #define cudaMemcpyBatchAsync_ptsz rt_v13_cudaMemcpyBatchAsync_ptsz
 #define cudaMemcpy3DBatchAsync rt_v13_cudaMemcpy3DBatchAsync
 #define cudaMemcpy3DBatchAsync_ptsz rt_v13_cudaMemcpy3DBatchAsync_ptsz
-/* a host location for a pool is 13's */
-#define cudaMemPoolCreate rt_v13_cudaMemPoolCreate
+/* a kernel's host stub that is not registered: 12.9 answers cudaErrorInvalidDeviceFunction */
+#define cudaFuncSetCacheConfig rt_v13_cudaFuncSetCacheConfig
+#define cudaFuncSetSharedMemConfig rt_v13_cudaFuncSetSharedMemConfig
 /* cudaResourceDesc 64 bytes (13: 144), cudaResourceViewDesc 48 (112) */
 #define cudaCreateTextureObject rt_v13_cudaCreateTextureObject
 #define cudaCreateSurfaceObject rt_v13_cudaCreateSurfaceObject

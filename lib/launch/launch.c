@@ -287,6 +287,16 @@ static CUresult rt_launch_on_stream_device(rt_kernel *k, rt_device *current, CUs
     return r;
 }
 
+/* A shape no device runs: a zero dimension, a block over 1024 threads or over (1024, 1024, 64), a
+ * grid over 65535 in y or z (the limits of every device CUDA 12 and 13 support). */
+static inline bool rt_launch_shape_bad(dim3 grid, dim3 block)
+{
+    return !grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z ||
+           block.x > 1024 || block.y > 1024 || block.z > 64 ||
+           (unsigned long long)block.x * block.y * block.z > 1024 || grid.y > 65535 ||
+           grid.z > 65535 || grid.x > 0x7fffffffu;
+}
+
 /* Steps 7 to 9 for a kernel that can be launched: a registered one, or a library's kernel whose
  * library the caller holds (rt_launch_library_kernel). */
 static cudaError_t rt_launch_resolved(rt_kernel *k, dim3 grid, dim3 block, void **args,
@@ -351,6 +361,12 @@ static cudaError_t rt_launch_resolved(rt_kernel *k, dim3 grid, dim3 block, void 
         return cudaSuccess;
     }
     e = rt_error_from_cu(r);
+    /* The shape's error is an ABI's choice (RT_LAUNCH_BAD_SHAPE, core/core.h): where it is not the
+     * driver's own, a refused launch of a shape no device runs is told apart here, on the error
+     * path only. */
+    if (RT_LAUNCH_BAD_SHAPE != cudaErrorInvalidValue && e == cudaErrorInvalidValue &&
+        rt_launch_shape_bad(grid, block))
+        e = RT_LAUNCH_BAD_SHAPE;
     rt_device_note_error(d, e);
     return e;
 }
