@@ -78,6 +78,7 @@
 #undef cudaMemcpyBatchAsync_ptsz
 #undef cudaMemcpy3DBatchAsync
 #undef cudaMemcpy3DBatchAsync_ptsz
+#undef __cudaGetKernel
 #undef cudaFuncSetCacheConfig
 #undef cudaFuncSetSharedMemConfig
 #undef cudaCreateTextureObject
@@ -152,6 +153,7 @@ RT_API cudaError_t cudaGetTextureObjectResourceViewDesc(
     struct rt12_resource_view_desc *pResViewDesc, cudaTextureObject_t texObject);
 
 /* launch12.c */
+RT_API cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *hostFun);
 RT_API cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheConfig);
 RT_API cudaError_t cudaFuncSetSharedMemConfig(const void *func, enum cudaSharedMemConfig config);
 

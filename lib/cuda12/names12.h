@@ -63,7 +63,8 @@
 #define cudaMemcpyBatchAsync_ptsz rt_v13_cudaMemcpyBatchAsync_ptsz
 #define cudaMemcpy3DBatchAsync rt_v13_cudaMemcpy3DBatchAsync
 #define cudaMemcpy3DBatchAsync_ptsz rt_v13_cudaMemcpy3DBatchAsync_ptsz
-/* a kernel's host stub that is not registered: 12.9 answers cudaErrorInvalidDeviceFunction */
+/* a host pointer that is no registered kernel: 12.9 answers otherwise (cuda12/launch12.c) */
+#define __cudaGetKernel rt_v13___cudaGetKernel
 #define cudaFuncSetCacheConfig rt_v13_cudaFuncSetCacheConfig
 #define cudaFuncSetSharedMemConfig rt_v13_cudaFuncSetSharedMemConfig
 /* cudaResourceDesc 64 bytes (13: 144), cudaResourceViewDesc 48 (112) */
