@@ -9,8 +9,9 @@
 # fatbinary, libdevice), fetched with apt-get under a sources list, lists and cache of its own
 # in a scratch folder (nothing of the system's apt state or dpkg database is touched; trixie's
 # keys are in Debian's archive keyring).  Its headers and libcudart.so.12 come from the PyPI
-# wheels of the same release, CUDA 12.4.1 (the runtime 12.4.127, crt/ from nvcc's 12.4.131),
-# which Debian packs into nvidia-cuda-dev, a download of 930 MB.  The programs are linked by
+# wheels of the same release, CUDA 12.4.1 (the runtime 12.4.127, crt/ from nvcc's 12.4.131,
+# CCCL's Thrust, CUB and libcu++ from 12.4.127.post1, which cooperative_groups and the public
+# programs include), which Debian packs into nvidia-cuda-dev, a download of 930 MB.  The programs are linked by
 # the host compiler: nvcc's device link (-dlink) needs no libcudadevrt.a, which only that
 # package has.
 #
@@ -29,9 +30,9 @@ set -euo pipefail
 
 prefix=${1:-${MINICUDART_CUDA124_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/minicudart/cuda-12.4}}
 suite=${MINICUDART_CUDA124_SUITE:-trixie}
-wheels="nvidia-cuda-runtime-cu12==12.4.127 nvidia-cuda-nvcc-cu12==12.4.131"
+wheels="nvidia-cuda-runtime-cu12==12.4.127 nvidia-cuda-nvcc-cu12==12.4.131 nvidia-cuda-cccl-cu12==12.4.127.post1"
 # The stamp: what the tree was made of.  A change to this list makes it again.
-want="rev=1 suite=$suite nvidia-cuda-toolkit=12.4 $wheels"
+want="rev=2 suite=$suite nvidia-cuda-toolkit=12.4 $wheels"
 stamp=$prefix/.minicudart-cuda124
 
 say() { echo "cuda12-toolkit: $*" >&2; }
@@ -98,10 +99,11 @@ python3 -m pip download --quiet --disable-pip-version-check --no-deps --only-bin
   -d "$work/wheels" $wheels || die "pip download $wheels failed"
 unzip -q "$work"/wheels/nvidia_cuda_runtime_cu12-*.whl 'nvidia/cuda_runtime/*' -d "$work/w"
 unzip -q "$work"/wheels/nvidia_cuda_nvcc_cu12-*.whl 'nvidia/cuda_nvcc/include/*' -d "$work/w"
+unzip -q "$work"/wheels/nvidia_cuda_cccl_cu12-*.whl 'nvidia/cuda_cccl/include/*' -d "$work/w"
 find "$work/w" -name __init__.py -delete
 mkdir -p "$root/usr/include" "$root/usr/lib/x86_64-linux-gnu" "$root/bin"
 cp -r "$work/w/nvidia/cuda_runtime/include/." "$work/w/nvidia/cuda_nvcc/include/." \
-      "$root/usr/include/"
+      "$work/w/nvidia/cuda_cccl/include/." "$root/usr/include/"
 cp "$work/w/nvidia/cuda_runtime/lib/libcudart.so.12" "$root/usr/lib/x86_64-linux-gnu/"
 # Wheels hold no links; -cudart=shared links -lcudart.
 ln -s libcudart.so.12 "$root/usr/lib/x86_64-linux-gnu/libcudart.so"
