@@ -5,8 +5,7 @@
 #   <prefix>/lib/libminicudart12.a               the same, CUDA 12.9's ABI minicudart::cudart12
 #   <prefix>/lib/libcudart.so.13, libcudart.so   the drop-in shared one    minicudart::cudart_shared
 #   <prefix>/lib/libcudart.so.12                 CUDA 12.9's drop-in       minicudart::cudart_shared12
-#   <prefix>/lib/libminicudart_audit.so          the loader's audit module of `minicudart run`
-#                                                (these three in the folder
+#                                                (these two in the folder
 #                                                MINICUDART_INSTALL_DROPIN_DIR names, if given:
 #                                                the Debian package's private one)
 #   <prefix>/bin/fatbin                          the fatbin inspector      minicudart::fatbin
@@ -67,12 +66,10 @@ install(TARGETS minicudart minicudart12 fatbin
 install(TARGETS minicudart_shared
   EXPORT minicudartTargets
   LIBRARY DESTINATION ${minicudart_dropin_dir})  # libcudart.so.13 and the libcudart.so link
-# libcudart.so.12 beside it, without a libcudart.so link of its own (that one is 13's), and the
-# loader's audit module that `minicudart run` gives each program the one of its major with.
+# libcudart.so.12 beside it, without a libcudart.so link of its own (that one is 13's).
 install(TARGETS minicudart_shared12
   EXPORT minicudartTargets
   LIBRARY DESTINATION ${minicudart_dropin_dir} NAMELINK_SKIP)
-install(TARGETS minicudart_audit LIBRARY DESTINATION ${minicudart_dropin_dir})
 install(TARGETS minicudart_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/include/minicudart.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})

@@ -7,10 +7,10 @@
 #   /usr/include/minicudart.h
 #   /usr/lib/<multiarch>/libminicudart.a, libminicudart12.a    and pkgconfig/minicudart.pc,
 #       minicudart12.pc, cmake/minicudart/
-#   /usr/lib/<multiarch>/minicudart/libcudart.so.13 (and the libcudart.so link), libcudart.so.12
-#       and libminicudart_audit.so: a private folder, on no path the loader searches, so that
-#       installing the package never shadows NVIDIA's runtimes for a program that did not ask
-#       for minicudart; `minicudart run`, the CMake package and pkg-config's dropindir name it
+#   /usr/lib/<multiarch>/minicudart/libcudart.so.13 (and the libcudart.so link), libcudart.so.12:
+#       a private folder, on no path the loader searches, so that installing the package never
+#       shadows NVIDIA's runtimes for a program that did not ask for minicudart; `minicudart
+#       run`, the CMake package and pkg-config's dropindir name it
 #   /usr/share/doc/minicudart/copyright, changelog.gz   (the "debian" component: this package
 #       only, never `cmake --install` or the wheel)
 #
@@ -34,12 +34,13 @@ It carries the same runtime with CUDA 12.9's ABI as well: libcudart.so.12
 and libminicudart12.a, for programs built by a CUDA 12 toolkit.
 
 Programs built with nvcc -cudart=shared run on it unrebuilt through
-`minicudart run -- CMD`, which gives each program its libcudart.so.13 or
-libcudart.so.12, whichever the program needs (installed in a private
-folder, where no other program finds them).  Programs and build systems
-link it instead of NVIDIA's runtime: libminicudart.a (libminicudart12.a)
-with its header, a CMake package (find_package(minicudart)) and
-pkg-config files.
+`minicudart run -- CMD`, which preloads its libcudart.so.13 (its
+libcudart.so.12 for a program of a CUDA 12 toolkit) and puts both first
+on the library search path of CMD's processes (they are installed in a
+private folder, where no other program finds them).  Programs and build
+systems link it instead of NVIDIA's runtime: libminicudart.a
+(libminicudart12.a) with its header, a CMake package
+(find_package(minicudart)) and pkg-config files.
 The fatbin command inspects the GPU code that nvcc embeds in binaries.]])
 string(CONFIGURE "${CPACK_PACKAGE_DESCRIPTION}" CPACK_PACKAGE_DESCRIPTION)
 set(CPACK_STRIP_FILES ON)

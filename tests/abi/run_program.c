@@ -1,11 +1,13 @@
 /* run_program.c - the programs of `minicudart run`'s CUDA-major tests (run12_test.sh), built
- * twice: run12_program needs libcudart.so.12 (the stand-in, found by its RPATH) as a program
- * built by a CUDA 12 toolkit does; run_host needs no runtime, as python does, and meets one only
- * through the libraries it loads.
+ * four times (tests/abi/CMakeLists.txt): run12_program and run13_program need libcudart.so.12 or
+ * .so.13 (the stand-in, found by their DT_RPATH) as a program built by a CUDA 12 or 13 toolkit
+ * does; run12_search_program needs libcudart.so.12 found by DT_RUNPATH, which comes after
+ * LD_LIBRARY_PATH; run_host needs no runtime, as python does, and meets one only through the
+ * libraries it loads.
  *
  *   PROGRAM [LIB...] [-- CMD [ARGS...]]
  *
- * For its own runtime (run12_program) and then for each LIB, loaded with dlopen as python loads
+ * For its own runtime (the first three) and then for each LIB, loaded with dlopen as python loads
  * an extension (a runtime by name or by full path, or a library that needs one), it prints which
  * file answered and what:
  *

@@ -2,15 +2,15 @@
 # run_test.sh MINICUDART_CMD SHARED_PROGRAM STATIC_PROGRAM NVIDIA_LIB_DIR VERSION LIBRARY
 # `minicudart run -- CMD` without rebuilding CMD:
 #   1. a -cudart=shared program that finds NVIDIA's libcudart.so.13 first by LD_LIBRARY_PATH:
-#      under `minicudart run`, minicudart answers instead, the same output as NVIDIA's (but the first line,
+#      preloaded, minicudart answers instead, the same output as NVIDIA's (but the first line,
 #      which names the runtime) and the same exit status, and no exit notice;
 #   2. with --summary and --trace the run still answers the same (the options reach the runtime);
 #   3. a program with NVIDIA's runtime linked statically: the exit notice says no CUDA call
 #      reached minicudart, and the exit status is the program's;
 #   4. the exit status of a command that fails, and usage errors;
 #   5. --version: the package's VERSION, the runtime ABI that cudaRuntimeGetVersion answered in
-#      1, and LIBRARY (the build tree's, which `run` uses from there; run12_test.sh checks the
-#      libcudart.so.12 lines).
+#      1, and LIBRARY (the build tree's, which `run` preloads from there; run12_test.sh checks the
+#      libcudart.so.12 lines and the search folder).
 set -u
 cmd=$1 shared=$2 static=$3 nvidia_dir=$4 version=$5 library=$6
 fail() { echo "run: $*"; exit 1; }

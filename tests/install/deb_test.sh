@@ -48,7 +48,6 @@ printf '%s\n' usr/bin/fatbin usr/bin/minicudart usr/include/minicudart.h \
     "$lib/cmake/minicudart/minicudartConfig.cmake" "$lib/cmake/minicudart/minicudartConfigVersion.cmake" \
     "$lib/cmake/minicudart/minicudartTargets.cmake" "$lib/cmake/minicudart/minicudartTargets-release.cmake" \
     "$dropin/libcudart.so.13" "$dropin/libcudart.so" "$dropin/libcudart.so.12" \
-    "$dropin/libminicudart_audit.so" \
     usr/share/doc/minicudart/copyright usr/share/doc/minicudart/changelog.gz | sort >"$work/want.txt"
 dpkg-deb --fsys-tarfile "$deb" | tar -t | sed 's|^\./||' | sort >"$work/entries.txt"
 grep -v '/$' "$work/entries.txt" | grep -v '^$' >"$work/have.txt"

@@ -60,7 +60,7 @@ run("cmake --install" COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix $
 # 2. The installed tree.
 set(cmake_dir ${LIBDIR}/cmake/minicudart)
 foreach(path ${INCLUDEDIR}/minicudart.h ${LIBDIR}/libminicudart.a ${LIBDIR}/libcudart.so.13
-        ${LIBDIR}/libcudart.so.12 ${LIBDIR}/libminicudart_audit.so
+        ${LIBDIR}/libcudart.so.12
         ${BINDIR}/fatbin ${BINDIR}/minicudart ${cmake_dir}/minicudartConfig.cmake
         ${cmake_dir}/minicudartConfigVersion.cmake ${cmake_dir}/minicudartTargets.cmake
         ${LIBDIR}/libminicudart12.a ${LIBDIR}/pkgconfig/minicudart.pc

@@ -56,7 +56,7 @@ else
     data=minicudart-$version.data/data
     printf '%s\n' minicudart/__init__.py minicudart/__main__.py \
         "$data/bin/fatbin" "$data/bin/minicudart" "$data/include/minicudart.h" \
-        "$data/lib/libcudart.so.13" "$data/lib/libcudart.so.12" "$data/lib/libminicudart_audit.so" \
+        "$data/lib/libcudart.so.13" "$data/lib/libcudart.so.12" \
         "$data/lib/libminicudart.a" "$data/lib/libminicudart12.a" \
         "$data/lib/pkgconfig/minicudart.pc" "$data/lib/pkgconfig/minicudart12.pc" \
         "$data/lib/cmake/minicudart/minicudartConfig.cmake" \
@@ -78,7 +78,7 @@ else
     echo "pip: $tag; sdist $(stat -c %s "$work/dist/minicudart-$version.tar.gz") bytes"
 fi
 for f in bin/minicudart bin/fatbin lib/libcudart.so.13 lib/libcudart.so.12 \
-         lib/libminicudart_audit.so lib/libminicudart.a lib/libminicudart12.a include/minicudart.h \
+         lib/libminicudart.a lib/libminicudart12.a include/minicudart.h \
          lib/cmake/minicudart/minicudartConfig.cmake lib/pkgconfig/minicudart.pc \
          lib/pkgconfig/minicudart12.pc; do
     [ -e "$prefix/$f" ] || fail "$f not installed"

@@ -5,14 +5,25 @@
  *                  -- CMD [ARGS...]
  *   minicudart --version
  *
- * CMD and every process it starts get minicudart's runtime of the CUDA major they ask for: a
- * program or library whose NEEDED (or dlopen) names libcudart.so.12 gets minicudart's
- * libcudart.so.12, one naming libcudart.so.13 its libcudart.so.13, each loaded only where asked
- * for.  The loader's audit module libminicudart_audit.so (LD_AUDIT, in front of any audit module
- * already there; tools/run/audit.c) answers those names with minicudart's files before the
- * loader searches, so it wins over RPATH, RUNPATH, LD_LIBRARY_PATH and full paths alike
- * (PyTorch's wheels find their runtime by RPATH or by a full path).  The options set the
- * runtime's variables:
+ * CMD runs with one of minicudart's runtimes preloaded (LD_PRELOAD, in front of any preload
+ * already there): libcudart.so.13, or libcudart.so.12 when CMD's own executable (found as execvp
+ * finds it, through PATH) has a DT_NEEDED of libcudart.so.12 and none of libcudart.so.13, as a
+ * program of a CUDA 12 toolkit has.  Preloading wins over every other way of finding that major:
+ * a library that asks for it by name, whatever its RPATH or RUNPATH says (PyTorch's wheels, for
+ * one), binds to the libcudart.so.N already in the process, so every library of CMD uses
+ * minicudart.  The processes CMD starts inherit the same preload.
+ *
+ * The other major is served by search only: a folder holding minicudart's libcudart.so.12 and
+ * libcudart.so.13 and nothing else (minicudart-run/, installed beside the libraries, or the build
+ * tree's) goes first on LD_LIBRARY_PATH, so that a library or a program that finds libcudart.so.N
+ * by search (RUNPATH and the default folders come after LD_LIBRARY_PATH) gets minicudart's.  Not
+ * served, and left to NVIDIA's runtime: a library or program of the major that is not preloaded
+ * that finds NVIDIA's library by DT_RPATH (searched before LD_LIBRARY_PATH) or by a full path (a
+ * CUDA 12 PyTorch wheel under python, which is no CUDA 12 program itself, keeps NVIDIA's
+ * libcudart.so.12); and a runtime dlopen'ed by its full path, of either major, is that file.
+ * (Redirecting those too needs the loader's cooperation: an LD_AUDIT module that did made glibc's
+ * loader abort on the H200, under PyTorch, when a library with version references to
+ * libcudart.so.13 came after the redirection.)  The options set the runtime's variables:
  *
  *   --trace             MINICUDART_TRACE=1 (one "minicudart: " line per step, on stderr)
  *   --trace=FILE.json   MINICUDART_TRACE=FILE.json (a timeline for Perfetto / chrome://tracing)
@@ -20,34 +31,43 @@
  *   --eager             CUDA_MODULE_LOADING=EAGER (load every module when a device starts)
  *   --summary           MINICUDART_SUMMARY=1 (a short table on stderr at exit)
  *   --lib PATH          this libcudart.so.12 or libcudart.so.13 (the major is read from its file
- *                       name, libcudart.so.N...) instead of the one installed beside the command
+ *                       name, libcudart.so.N...) instead of the one installed beside the command:
+ *                       preloaded if CMD gets that major preloaded, else its folder goes first on
+ *                       LD_LIBRARY_PATH (the loader must find it there as libcudart.so.N)
  *
  * and MINICUDART_RUN=<CMD's pid>, which tells the runtime in that process (not in the processes
- * CMD starts, which inherit the audit module: a compiler a framework runs, say) to say at exit
- * when no CUDA call reached it; the audit module says it when CMD loaded no runtime of ours at
- * all (the usual reason: CMD carries NVIDIA's runtime linked statically, nvcc's default).  (A
- * process that loads both libraries and calls only one hears the other say so.)  The exit
- * status is CMD's (128 + N when signal N ended it).
+ * CMD starts, which inherit the preload: a compiler a framework runs, say) to say at exit when no
+ * CUDA call reached it (the usual reason: CMD carries NVIDIA's runtime linked statically, nvcc's
+ * default).  Exactly one runtime is preloaded, so the notice comes from the one CMD was given.
+ * (A CMD that also loads the other major by search, and calls only that one, still hears the
+ * preloaded one's notice at exit: each runtime knows only its own calls.)  The exit status is
+ * CMD's (128 + N when signal N ended it).
  *
  * --version prints the package's version, which names the runtime ABI of libcudart.so.13
- * (0.1.0+cuda13.5: NVIDIA's CUDA 13.5 runtime), the ABI of each library, and the libraries
- * `run` would use.
+ * (0.1.0+cuda13.5: NVIDIA's CUDA 13.5 runtime), the ABI of each library, the libraries `run`
+ * would use, and the folder it puts on LD_LIBRARY_PATH.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "fatbin.h"                         /* fatbin_file_dynamic: CMD's DT_NEEDED */
 
 #ifndef MINICUDART_BUILD_LIB13              /* the build tree's files (a command run there) */
 #define MINICUDART_BUILD_LIB13 ""
 #define MINICUDART_BUILD_LIB12 ""
-#define MINICUDART_BUILD_AUDIT ""
+#define MINICUDART_BUILD_RUN_DIR ""
 #endif
 #ifndef MINICUDART_DROPIN_FROM_BIN          /* the installed libraries' folder, from bin/ */
 #define MINICUDART_DROPIN_FROM_BIN "../lib"
@@ -60,23 +80,26 @@
 #define MINICUDART_RUNTIME_VERSION12 0
 #endif
 
-#define AUDIT_MODULE "libminicudart_audit.so"
+/* The folder, beside the installed libraries, that holds libcudart.so.12 and libcudart.so.13
+ * (links to them) and nothing else: what `run` puts first on LD_LIBRARY_PATH. */
+#define RUN_DIR "minicudart-run"
 
 /* The two libraries, in the order --version lists them: libcudart.so.13 first, as ever. */
 typedef struct runtime_lib {
     const char *file;             /* its SONAME, and its file's name */
+    int major;
     const char *build;            /* the build tree's */
-    const char *variable;         /* the audit module's variable (tools/run/audit.c) */
     const char *abi;              /* NVIDIA's release whose runtime ABI it has */
     int version;                  /* cudaRuntimeGetVersion */
-    char path[PATH_MAX];          /* the one `run` uses; empty: none */
+    char path[PATH_MAX];          /* the one `run` uses (absolute, links resolved); empty: none */
+    char given_dir[PATH_MAX];     /* --lib: the folder it was named in (absolute); else empty */
 } runtime_lib;
 
 static runtime_lib runtime_libs[] = {
-    { "libcudart.so.13", MINICUDART_BUILD_LIB13, "MINICUDART_RUN_LIB13",
-      MINICUDART_RUNTIME_ABI, MINICUDART_RUNTIME_VERSION, "" },
-    { "libcudart.so.12", MINICUDART_BUILD_LIB12, "MINICUDART_RUN_LIB12",
-      MINICUDART_RUNTIME_ABI12, MINICUDART_RUNTIME_VERSION12, "" },
+    { "libcudart.so.13", 13, MINICUDART_BUILD_LIB13, MINICUDART_RUNTIME_ABI,
+      MINICUDART_RUNTIME_VERSION, "", "" },
+    { "libcudart.so.12", 12, MINICUDART_BUILD_LIB12, MINICUDART_RUNTIME_ABI12,
+      MINICUDART_RUNTIME_VERSION12, "", "" },
 };
 enum { RUNTIME_LIBS = sizeof runtime_libs / sizeof runtime_libs[0] };
 
@@ -86,8 +109,8 @@ static void usage(FILE *f)
             "usage: minicudart run [--trace[=FILE.json]] [--force-ptx] [--eager] [--summary]\n"
             "                      [--lib PATH]... -- CMD [ARGS...]\n"
             "       minicudart --version\n"
-            "Runs CMD with minicudart's libcudart.so.12 and libcudart.so.13 in place of NVIDIA's,\n"
-            "each where a program asks for it; the exit status is CMD's.\n");
+            "Runs CMD with minicudart's libcudart.so.13 preloaded (its libcudart.so.12 for a\n"
+            "CUDA 12 program) and both first on LD_LIBRARY_PATH; the exit status is CMD's.\n");
 }
 
 static int readable(const char *path)
@@ -95,11 +118,11 @@ static int readable(const char *path)
     return path && *path && access(path, R_OK) == 0;
 }
 
-/* An installed file: <prefix>/bin/minicudart -> <prefix>/bin/MINICUDART_DROPIN_FROM_BIN/NAME
- * (<prefix>/lib, or the Debian package's private folder), else <prefix>/lib or lib64 or the
- * command's own folder; else the build tree's (a command run where it was built).  The
- * libraries and the audit module are installed side by side, and found the same way.  Returns
- * 0 with the absolute path in out (PATH_MAX bytes), or -1. */
+/* An installed file or folder: <prefix>/bin/minicudart -> <prefix>/bin/MINICUDART_DROPIN_FROM_BIN/
+ * NAME (<prefix>/lib, or the Debian package's private folder), else <prefix>/lib or lib64 or the
+ * command's own folder; else the build tree's (a command run where it was built).  The libraries
+ * and minicudart-run/ are installed side by side, and found the same way.  Returns 0 with the
+ * absolute path, links resolved, in out (PATH_MAX bytes), or -1. */
 static int find_file(const char *name, const char *build, char out[PATH_MAX])
 {
     char self[PATH_MAX], tried[PATH_MAX + 64];
@@ -133,9 +156,17 @@ static void find_libraries(void)
             runtime_libs[i].path[0] = '\0';
 }
 
+static runtime_lib *lib_of_major(int major)
+{
+    for (int i = 0; i < RUNTIME_LIBS; i++)
+        if (runtime_libs[i].major == major)
+            return &runtime_libs[i];
+    return NULL;
+}
+
 /* --lib PATH: the library of the major its file name says (libcudart.so.N, or a file named
- * libcudart.so.N.x.y; a libcudart.so link is followed first).  Returns 0, or 2 (a usage error,
- * said on stderr). */
+ * libcudart.so.N.x.y; a link is followed first).  Keeps the folder PATH was named in too, where
+ * the loader may have to find it by search.  Returns 0, or 2 (a usage error, said on stderr). */
 static int take_lib(const char *path)
 {
     char absolute[PATH_MAX];
@@ -146,15 +177,122 @@ static int take_lib(const char *path)
     const char *file = strrchr(absolute, '/');
     file = file ? file + 1 : absolute;
     for (int i = 0; i < RUNTIME_LIBS; i++) {
-        size_t n = strlen(runtime_libs[i].file);
-        if (strncmp(file, runtime_libs[i].file, n) == 0 && (file[n] == '\0' || file[n] == '.')) {
-            snprintf(runtime_libs[i].path, sizeof runtime_libs[i].path, "%s", absolute);
-            return 0;
-        }
+        runtime_lib *lib = &runtime_libs[i];
+        size_t n = strlen(lib->file);
+        if (strncmp(file, lib->file, n) != 0 || (file[n] != '\0' && file[n] != '.'))
+            continue;
+        snprintf(lib->path, sizeof lib->path, "%s", absolute);
+        /* The folder of PATH as given (a libcudart.so.12 link in NVIDIA's folder, say). */
+        char dir[PATH_MAX];
+        snprintf(dir, sizeof dir, "%s", path);
+        char *slash = strrchr(dir, '/');
+        if (!slash)
+            snprintf(dir, sizeof dir, ".");
+        else if (slash == dir)
+            dir[1] = '\0';
+        else
+            *slash = '\0';
+        if (!realpath(dir, lib->given_dir))
+            lib->given_dir[0] = '\0';
+        return 0;
     }
     fprintf(stderr, "minicudart run: --lib %s: not a libcudart.so.12 or libcudart.so.13 by its "
                     "name\n", path);
     return 2;
+}
+
+/* The folder the loader would find lib in by its SONAME: the folder --lib named it in, or the
+ * library's own, if NAME there is that file.  Returns 0 with the folder in out, or -1. */
+static int search_folder_of(const runtime_lib *lib, char out[PATH_MAX])
+{
+    char own[PATH_MAX];                 /* lib->path is absolute: the '/' is there */
+    snprintf(own, sizeof own, "%s", lib->path);
+    char *slash = strrchr(own, '/');
+    if (slash == own)
+        own[1] = '\0';
+    else if (slash)
+        *slash = '\0';
+    const char *const dirs[] = { lib->given_dir, own };
+    for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
+        char name[PATH_MAX + 32], target[PATH_MAX];
+        if (!dirs[i][0])
+            continue;
+        snprintf(name, sizeof name, "%s/%s", dirs[i], lib->file);
+        if (realpath(name, target) && strcmp(target, lib->path) == 0) {
+            snprintf(out, PATH_MAX, "%s", dirs[i]);
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* CMD's executable as execvp finds it: NAME itself if it holds a '/', else the first regular,
+ * executable PATH/NAME (PATH unset: /bin:/usr/bin, glibc's default; an empty entry is the
+ * current folder).  Returns 0 with the path in out, or -1. */
+static int find_executable(const char *name, char out[PATH_MAX])
+{
+    if (strchr(name, '/')) {
+        snprintf(out, PATH_MAX, "%s", name);
+        return 0;
+    }
+    const char *path = getenv("PATH");
+    if (!path)
+        path = "/bin:/usr/bin";
+    for (const char *p = path;; ) {
+        const char *end = strchr(p, ':');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        int n = len ? snprintf(out, PATH_MAX, "%.*s/%s", (int)len, p, name)
+                    : snprintf(out, PATH_MAX, "%s", name);
+        struct stat st;
+        if (n > 0 && n < PATH_MAX && stat(out, &st) == 0 && S_ISREG(st.st_mode) &&
+            access(out, X_OK) == 0)
+            return 0;
+        if (!end)
+            return -1;
+        p = end + 1;
+    }
+}
+
+typedef struct needs {
+    bool cudart12, cudart13;
+} needs;
+
+static int note_needed(uint64_t tag, const char *value, void *user)
+{
+    needs *n = user;
+    if (tag == FATBIN_DT_NEEDED && strcmp(value, "libcudart.so.12") == 0)
+        n->cudart12 = true;
+    else if (tag == FATBIN_DT_NEEDED && strcmp(value, "libcudart.so.13") == 0)
+        n->cudart13 = true;
+    return 0;
+}
+
+/* Whether CMD is a CUDA 12 program: its executable (64-bit ELF) has a DT_NEEDED of
+ * libcudart.so.12 and none of libcudart.so.13.  A file that cannot be found or read, or is no
+ * such ELF file (a script: its interpreter runs), is not one. */
+static bool cuda12_program(const char *cmd)
+{
+    char path[PATH_MAX];
+    if (find_executable(cmd, path) != 0)
+        return false;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    struct stat st;
+    needs n = { false, false };
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+        (uint64_t)st.st_size <= SIZE_MAX) {
+        /* Mapped, not read: only the pages of the headers and .dynamic are touched. */
+        void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (map != MAP_FAILED) {
+            fatbin_error err;
+            if (fatbin_file_dynamic(map, (size_t)st.st_size, note_needed, &n, &err) < 0)
+                n.cudart12 = false;
+            munmap(map, (size_t)st.st_size);
+        }
+    }
+    close(fd);
+    return n.cudart12 && !n.cudart13;
 }
 
 /* NAME=VALUE in front of what the variable holds already, joined by sep. */
@@ -169,6 +307,17 @@ static int prepend_env(const char *name, const char *value, const char *sep)
     int rc = setenv(name, joined, 1);
     free(joined);
     return rc;
+}
+
+/* LD_PRELOAD separates by ' ' and ':', LD_LIBRARY_PATH by ':' (and ';'): a path holding one
+ * cannot be named there. */
+static int check_list_path(const char *variable, const char *path, const char *separators)
+{
+    if (!strpbrk(path, separators))
+        return 0;
+    fprintf(stderr, "minicudart run: cannot name %s in %s: its path holds one of \"%s\"\n", path,
+            variable, separators);
+    return 2;
 }
 
 static int run(int argc, char **argv)
@@ -205,28 +354,44 @@ static int run(int argc, char **argv)
         return 2;
     }
     find_libraries();
-    bool any = false;
+
+    /* The preload: the major CMD's executable asks for. */
+    runtime_lib *preload = lib_of_major(cuda12_program(argv[i]) ? 12 : 13);
+    if (!preload->path[0]) {
+        fprintf(stderr, "minicudart run: cannot find %s beside this command; name it with "
+                        "--lib PATH\n", preload->file);
+        return 2;
+    }
+    if (check_list_path("LD_PRELOAD", preload->path, " :") != 0)
+        return 2;
+
+    /* The search path: a --lib of the other major in its folder, then minicudart-run/. */
+    char folders[2][PATH_MAX];
+    int nfolders = 0;
     for (int k = 0; k < RUNTIME_LIBS; k++) {
-        any = any || runtime_libs[k].path[0];
-        /* Unset where there is none: that major is then left to the loader's search. */
-        if (runtime_libs[k].path[0])
-            setenv(runtime_libs[k].variable, runtime_libs[k].path, 1);
-        else
-            unsetenv(runtime_libs[k].variable);
+        runtime_lib *lib = &runtime_libs[k];
+        if (lib == preload || !lib->given_dir[0])
+            continue;
+        if (search_folder_of(lib, folders[nfolders]) != 0) {
+            fprintf(stderr, "minicudart run: --lib %s: %s gets %s preloaded, so %s must be found "
+                            "by search, but its folder holds no %s that is this file\n",
+                    lib->path, argv[i], preload->file, lib->file, lib->file);
+            return 2;
+        }
+        nfolders++;
     }
-    if (!any) {
-        fprintf(stderr, "minicudart run: cannot find libcudart.so.13 or libcudart.so.12 beside "
-                        "this command; name one with --lib PATH\n");
-        return 2;
+    if (find_file(RUN_DIR, MINICUDART_BUILD_RUN_DIR, folders[nfolders]) == 0)
+        nfolders++;
+    for (int k = nfolders - 1; k >= 0; k--) {
+        if (check_list_path("LD_LIBRARY_PATH", folders[k], ":;") != 0)
+            return 2;
+        if (prepend_env("LD_LIBRARY_PATH", folders[k], ":") != 0)
+            return 2;
     }
-    char audit[PATH_MAX];
-    if (find_file(AUDIT_MODULE, MINICUDART_BUILD_AUDIT, audit) != 0) {
-        fprintf(stderr, "minicudart run: cannot find %s beside this command\n", AUDIT_MODULE);
+    /* In front of whatever is preloaded already. */
+    if (prepend_env("LD_PRELOAD", preload->path, " ") != 0)
         return 2;
-    }
-    /* In front of any audit module there already (LD_AUDIT is a colon-separated list). */
-    if (prepend_env("LD_AUDIT", audit, ":") != 0)
-        return 2;
+
     pid_t pid = fork();
     if (pid < 0) {
         perror("minicudart run: fork");
@@ -268,6 +433,11 @@ static int version(void)
         else
             printf("library: %s not found beside this command\n", runtime_libs[i].file);
     }
+    char folder[PATH_MAX];
+    if (find_file(RUN_DIR, MINICUDART_BUILD_RUN_DIR, folder) == 0)
+        printf("search folder: %s (first on LD_LIBRARY_PATH under run)\n", folder);
+    else
+        printf("search folder: %s not found beside this command\n", RUN_DIR);
     return 0;
 }
 
