@@ -5,9 +5,11 @@
 #   <prefix>/lib/libminicudart12.a               the same, CUDA 12.9's ABI minicudart::cudart12
 #   <prefix>/lib/libcudart.so.13, libcudart.so   the drop-in shared one    minicudart::cudart_shared
 #   <prefix>/lib/libcudart.so.12                 CUDA 12.9's drop-in       minicudart::cudart_shared12
-#                                                (these two in the folder
-#                                                MINICUDART_INSTALL_DROPIN_DIR names, if given:
-#                                                the Debian package's private one)
+#   <prefix>/lib/minicudart-run/libcudart.so.13, libcudart.so.12
+#                                                links to those two, and nothing else: the folder
+#                                                `minicudart run` puts first on LD_LIBRARY_PATH
+#                                                (these in the folder MINICUDART_INSTALL_DROPIN_DIR
+#                                                names, if given: the Debian package's private one)
 #   <prefix>/bin/fatbin                          the fatbin inspector      minicudart::fatbin
 #   <prefix>/bin/minicudart                      `minicudart run -- CMD`
 #   <prefix>/lib/cmake/minicudart/               find_package(minicudart) (relocatable)
@@ -70,6 +72,20 @@ install(TARGETS minicudart_shared
 install(TARGETS minicudart_shared12
   EXPORT minicudartTargets
   LIBRARY DESTINATION ${minicudart_dropin_dir} NAMELINK_SKIP)
+# minicudart-run/: the two libraries again, as relative links to the files beside it, and nothing
+# else, which `minicudart run` puts first on LD_LIBRARY_PATH for the major it does not preload.
+# Not the drop-in's folder itself: by default that is the prefix's lib/, shared with whatever
+# else the prefix holds (/usr/local/lib, all of a conda environment's libraries), which would then
+# come before every program's RUNPATH; and even the Debian package's private folder holds the
+# libcudart.so link, which would answer a dlopen("libcudart.so") in every program of CMD's tree
+# with libcudart.so.13 whatever its major.  (The wheel holds no links: it carries copies.)
+set(minicudart_run_links ${PROJECT_BINARY_DIR}/install-minicudart-run)
+file(MAKE_DIRECTORY ${minicudart_run_links})
+foreach(major 13 12)
+  file(CREATE_LINK ../libcudart.so.${major} ${minicudart_run_links}/libcudart.so.${major} SYMBOLIC)
+endforeach()
+install(FILES ${minicudart_run_links}/libcudart.so.13 ${minicudart_run_links}/libcudart.so.12
+        DESTINATION ${minicudart_dropin_dir}/minicudart-run)
 install(TARGETS minicudart_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/include/minicudart.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})

@@ -7,7 +7,8 @@
 #   /usr/include/minicudart.h
 #   /usr/lib/<multiarch>/libminicudart.a, libminicudart12.a    and pkgconfig/minicudart.pc,
 #       minicudart12.pc, cmake/minicudart/
-#   /usr/lib/<multiarch>/minicudart/libcudart.so.13 (and the libcudart.so link), libcudart.so.12:
+#   /usr/lib/<multiarch>/minicudart/libcudart.so.13 (and the libcudart.so link), libcudart.so.12
+#       and minicudart-run/ (links to the two, which `minicudart run` puts on LD_LIBRARY_PATH):
 #       a private folder, on no path the loader searches, so that installing the package never
 #       shadows NVIDIA's runtimes for a program that did not ask for minicudart; `minicudart
 #       run`, the CMake package and pkg-config's dropindir name it

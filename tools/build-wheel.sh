@@ -2,9 +2,10 @@
 # tools/build-wheel.sh [OUTDIR] - the binary wheel and the sdist, in OUTDIR (default dist):
 #
 #   minicudart-<version>-py3-none-manylinux_2_<N>_x86_64.whl   libcudart.so.13, libminicudart.a,
-#       CUDA 12.9's libcudart.so.12 and libminicudart12.a, the header, the CMake package, the .pc
-#       files and the two commands, as `pip install .` installs them (pyproject.toml); `pip
-#       install` it with no compiler
+#       CUDA 12.9's libcudart.so.12 and libminicudart12.a, minicudart-run/ (copies of the two
+#       libraries, for `minicudart run`), the header, the CMake package, the .pc files and the
+#       two commands, as `pip install .` installs them (pyproject.toml); `pip install` it with
+#       no compiler
 #   minicudart-<version>.tar.gz   the sdist, which `pip install` builds from source (CMake, a C
 #       compiler, the CUDA toolkit's headers and the zstd, LZ4 and zlib headers)
 #

@@ -2,7 +2,7 @@
 # deb_test.sh VERSION SOURCE_DIR WORK_DIR PROGRAM NVIDIA_LIB_DIR CUDA_COMPILER [PROGRAM12 NVIDIA12_DIR]
 # The Debian package (the test package_deb): tools/build-deb.sh makes it; its name, metadata
 # (Depends: libc6 alone; Recommends: the codecs) and files (libcudart.so.13 and libcudart.so.12
-# only in the private folder) are checked, and lintian must report no error.  Then it is installed
+# only in the private folder, and links to them in its minicudart-run/) are checked, and lintian must report no error.  Then it is installed
 # on this machine with dpkg -i and used there: the loader does not know the private folder,
 # `minicudart run` from /usr/bin serves the -cudart=shared PROGRAM as NVIDIA's runtime answers it
 # (and PROGRAM12, built by nvcc 12.4, where given, as NVIDIA's 12.9 runtime does), and
@@ -48,6 +48,7 @@ printf '%s\n' usr/bin/fatbin usr/bin/minicudart usr/include/minicudart.h \
     "$lib/cmake/minicudart/minicudartConfig.cmake" "$lib/cmake/minicudart/minicudartConfigVersion.cmake" \
     "$lib/cmake/minicudart/minicudartTargets.cmake" "$lib/cmake/minicudart/minicudartTargets-release.cmake" \
     "$dropin/libcudart.so.13" "$dropin/libcudart.so" "$dropin/libcudart.so.12" \
+    "$dropin/minicudart-run/libcudart.so.13" "$dropin/minicudart-run/libcudart.so.12" \
     usr/share/doc/minicudart/copyright usr/share/doc/minicudart/changelog.gz | sort >"$work/want.txt"
 dpkg-deb --fsys-tarfile "$deb" | tar -t | sed 's|^\./||' | sort >"$work/entries.txt"
 grep -v '/$' "$work/entries.txt" | grep -v '^$' >"$work/have.txt"
@@ -100,7 +101,11 @@ grep -qx "minicudart $version" "$work/version.out" || fail "minicudart --version
 for so in libcudart.so.13 libcudart.so.12; do
     grep -qx "library: /$dropin/$so" "$work/version.out" ||
         fail "minicudart --version does not name /$dropin/$so: $(cat "$work/version.out")"
+    [ "$(readlink "/$dropin/minicudart-run/$so")" = "../$so" ] ||
+        fail "/$dropin/minicudart-run/$so -> $(readlink "/$dropin/minicudart-run/$so"), want ../$so"
 done
+grep -q "^search folder: /$dropin/minicudart-run " "$work/version.out" ||
+    fail "minicudart --version does not name /$dropin/minicudart-run: $(cat "$work/version.out")"
 LD_LIBRARY_PATH=$nvidia_dir "$program" >"$work/nvidia.out" 2>&1
 nv_rc=$?
 LD_LIBRARY_PATH=$nvidia_dir /usr/bin/minicudart run -- "$program" >"$work/run.out" 2>"$work/run.err"

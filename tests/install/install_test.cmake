@@ -1,8 +1,9 @@
 # install_package (registered by cmake/install.cmake): cmake -P this script.
 #
 # Installs the build tree into a scratch prefix, checks what landed there (header, the libraries
-# of both ABIs and their SONAMEs, the libcudart.so link, fatbin, the `minicudart` command and the
-# libraries it finds, the CMake package without build-machine paths,
+# of both ABIs and their SONAMEs, the libcudart.so link, minicudart-run/ with its two links,
+# fatbin, the `minicudart` command, the libraries and the folder it finds and the environment it
+# gives CMD, the CMake package without build-machine paths,
 # the .pc file through pkg-config and a C program linked with it), then configures and builds
 # examples/cmake-project against the prefix and runs its two programs: PASS (exit 0) on a GPU,
 # exit 2 with "no GPU" without one; and exit 2 again with the driver forced missing.  A CUDA 12
@@ -86,8 +87,28 @@ foreach(major 13 12)
   endif()
   message(STATUS "ok: SONAME libcudart.so.${major}")
 endforeach()
-# The installed command finds both libraries beside it, in the prefix.
+# minicudart-run/: links to the two libraries beside it, and nothing else.
+set(run_dir ${prefix}/${LIBDIR}/minicudart-run)
+file(GLOB run_dir_files LIST_DIRECTORIES true RELATIVE ${run_dir} ${run_dir}/*)
+if(NOT run_dir_files STREQUAL "libcudart.so.12;libcudart.so.13")
+  message(FATAL_ERROR "FAIL: ${LIBDIR}/minicudart-run holds '${run_dir_files}', want the two "
+                      "libraries alone")
+endif()
+foreach(major 13 12)
+  if(NOT IS_SYMLINK ${run_dir}/libcudart.so.${major})
+    message(FATAL_ERROR "FAIL: ${LIBDIR}/minicudart-run/libcudart.so.${major} is not a link")
+  endif()
+  file(READ_SYMLINK ${run_dir}/libcudart.so.${major} link)
+  if(NOT link STREQUAL "../libcudart.so.${major}")
+    message(FATAL_ERROR "FAIL: ${LIBDIR}/minicudart-run/libcudart.so.${major} -> ${link}, "
+                        "want ../libcudart.so.${major}")
+  endif()
+endforeach()
+message(STATUS "ok: ${LIBDIR}/minicudart-run: links to libcudart.so.12 and libcudart.so.13")
+# The installed command finds both libraries and the folder beside it, in the prefix; CMD (env,
+# no CUDA 12 program) gets libcudart.so.13 preloaded and the folder first on LD_LIBRARY_PATH.
 run("minicudart --version" COMMAND ${prefix}/${BINDIR}/minicudart --version OUTPUT version)
+file(REAL_PATH ${run_dir} run_dir_real)
 foreach(major 13 12)
   file(REAL_PATH ${prefix}/${LIBDIR}/libcudart.so.${major} library)
   string(FIND "${version}" "library: ${library}\n" at)
@@ -95,6 +116,21 @@ foreach(major 13 12)
     message(FATAL_ERROR "FAIL: minicudart --version does not name ${library}:\n${version}")
   endif()
 endforeach()
+string(FIND "${version}" "search folder: ${run_dir_real} " at)
+if(at EQUAL -1)
+  message(FATAL_ERROR "FAIL: minicudart --version does not name ${run_dir_real}:\n${version}")
+endif()
+file(REAL_PATH ${prefix}/${LIBDIR}/libcudart.so.13 library13)
+run("minicudart run -- env" OUTPUT environment
+    COMMAND ${CMAKE_COMMAND} -E env ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0
+            LD_PRELOAD= LD_LIBRARY_PATH=/nonexistent ${prefix}/${BINDIR}/minicudart run -- env)
+set(environment "\n${environment}")
+string(FIND "${environment}" "\nLD_PRELOAD=${library13}\n" preload_at)
+string(FIND "${environment}" "\nLD_LIBRARY_PATH=${run_dir_real}:/nonexistent\n" path_at)
+if(preload_at EQUAL -1 OR path_at EQUAL -1)
+  message(FATAL_ERROR "FAIL: minicudart run -- env: not LD_PRELOAD=${library13} and "
+                      "LD_LIBRARY_PATH=${run_dir_real}:/nonexistent:\n${environment}")
+endif()
 run("fatbin --help" COMMAND ${prefix}/${BINDIR}/fatbin --help OUTPUT help)
 if(NOT help MATCHES "usage: fatbin")
   message(FATAL_ERROR "FAIL: fatbin --help printed:\n${help}")

@@ -52,11 +52,13 @@ else
         { cat "$work/show.log"; fail "auditwheel show failed"; }
     tr -s ' \n' ' ' <"$work/show.log" | grep -q "consistent with the following platform tag: \"$tag\"" ||
         { cat "$work/show.log"; fail "auditwheel show does not say $tag"; }
-    # Exactly these files (a wheel has no links: no libcudart.so copy), and no grafted library.
+    # Exactly these files (a wheel has no links: no libcudart.so copy, and minicudart-run/ holds
+    # copies of the two libraries), and no grafted library.
     data=minicudart-$version.data/data
     printf '%s\n' minicudart/__init__.py minicudart/__main__.py \
         "$data/bin/fatbin" "$data/bin/minicudart" "$data/include/minicudart.h" \
         "$data/lib/libcudart.so.13" "$data/lib/libcudart.so.12" \
+        "$data/lib/minicudart-run/libcudart.so.13" "$data/lib/minicudart-run/libcudart.so.12" \
         "$data/lib/libminicudart.a" "$data/lib/libminicudart12.a" \
         "$data/lib/pkgconfig/minicudart.pc" "$data/lib/pkgconfig/minicudart12.pc" \
         "$data/lib/cmake/minicudart/minicudartConfig.cmake" \
@@ -78,6 +80,7 @@ else
     echo "pip: $tag; sdist $(stat -c %s "$work/dist/minicudart-$version.tar.gz") bytes"
 fi
 for f in bin/minicudart bin/fatbin lib/libcudart.so.13 lib/libcudart.so.12 \
+         lib/minicudart-run/libcudart.so.13 lib/minicudart-run/libcudart.so.12 \
          lib/libminicudart.a lib/libminicudart12.a include/minicudart.h \
          lib/cmake/minicudart/minicudartConfig.cmake lib/pkgconfig/minicudart.pc \
          lib/pkgconfig/minicudart12.pc; do
@@ -91,6 +94,10 @@ for lib in libcudart.so.13 libcudart.so.12; do
     grep -qx "library: $(realpath "$prefix/lib/$lib")" "$work/version.out" ||
         fail "minicudart --version does not name the environment's $lib: $(cat "$work/version.out")"
 done
+grep -q "^search folder: $(realpath "$prefix/lib/minicudart-run") " "$work/version.out" ||
+    fail "minicudart --version does not name the environment's minicudart-run: $(cat "$work/version.out")"
+[ "$(ls -A "$prefix/lib/minicudart-run" | tr '\n' ' ')" = "libcudart.so.12 libcudart.so.13 " ] ||
+    fail "lib/minicudart-run holds $(ls -A "$prefix/lib/minicudart-run")"
 # The .pc file names the environment, wherever pip put it (its prefix is relative to the file).
 if command -v pkg-config >/dev/null; then
     for pc in minicudart minicudart12; do
