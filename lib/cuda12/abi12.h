@@ -118,7 +118,8 @@ struct rt12_device_prop {
     int unifiedFunctionPointers;
     int reserved[63];
 };
-/* The bytes NVIDIA's two 12.9 entry points write (CUDA12.md, measured from the library). */
+/* The bytes NVIDIA's two 12.9 entry points write (read from its code, and counted on the H200:
+ * tests/gpu/conf_cuda12.cu). */
 #define RT12_DEVICE_PROP_V2_BYTES offsetof(struct rt12_device_prop, reserved)   /* 780 */
 #define RT12_DEVICE_PROP_V1_BYTES offsetof(struct rt12_device_prop, hostRegisterSupported) /* 728 */
 

@@ -22,7 +22,7 @@
  * A face function converts 12.9's arguments and structs, calls the body (by its names12.h name)
  * and converts back; it is a public function like any other: RT_ENTER, RT_RETURN for an error
  * of its own, RT12_RETURN_CALLED (below) for what the body answered.  Registration, loading and
- * the launch path are the same objects in both libraries.  docs/anatomy.md has the story.
+ * the launch path are the same objects in both libraries.  docs/cuda12.md has the story.
  *
  * The face sits above every layer (it may call any room) and no room calls it.
  */
@@ -42,14 +42,20 @@
 
 /* The face's return of a result that a public function it called produced (a body, or a
  * cudaDevice* successor): that call recorded its error already (the thread's last error, the
- * trace line, the summary's count), so only this call's clock closes and nothing is counted
- * twice.  An error the face finds itself leaves through RT_RETURN. */
-#define RT12_RETURN_CALLED(e)                                                                    \
+ * summary's count, a trace line), so only this call's clock closes and nothing is counted twice.
+ * The body's trace line names the body: in libcudart.so.12 a body renamed rt_v13_* is local, and
+ * reads "a runtime call" there; so the face's own name follows in a second line.  An error the
+ * face finds itself leaves through RT_RETURN.  _AS: in a family's body (RT_FORWARD, `self`). */
+void rt12_trace_called(rt_api api, cudaError_t e);
+#define RT12_RETURN_CALLED_AS(self, e)                                                           \
     do {                                                                                          \
         cudaError_t rt12_called_ = (e);                                                           \
         rt_call_end();                                                                            \
+        if (rt12_called_ != cudaSuccess)                                                          \
+            rt12_trace_called((self), rt12_called_);                                              \
         return rt12_called_;                                                                      \
     } while (0)
+#define RT12_RETURN_CALLED(e) RT12_RETURN_CALLED_AS(RT_SELF, (e))
 
 /* The face defines the plain names; from here on a body is called by the name names12.h gave it
  * (cudaMemAdvise_v2, rt_v13_cudaGetDeviceProperties). */

@@ -8,6 +8,11 @@
 
 #include "cuda12/cuda12.h"
 
+void rt12_trace_called(rt_api api, cudaError_t e)
+{
+    RT_TRACE("error %s (%d) answered to %s", rt_error_name(e), (int)e, rt_api_name(api));
+}
+
 /* The eight fields 13 removed, each a driver attribute (13.0's release notes name them), asked
  * of the driver directly: an attribute a driver no longer answers is 0 here, and a call of the
  * public cudaDeviceGetAttribute would leave its error as the thread's last one. */
@@ -89,7 +94,7 @@ static cudaError_t rt12_device_properties_api(struct rt12_device_prop *prop, int
     struct cudaDeviceProp p13;
     cudaError_t e = rt_v13_cudaGetDeviceProperties(&p13, device);
     if (e != cudaSuccess)
-        RT12_RETURN_CALLED(e);
+        RT12_RETURN_CALLED_AS(self, e);
     struct rt12_device_prop p12;
     memset(&p12, 0, sizeof p12);
     rt12_shared_fields(&p12, &p13);

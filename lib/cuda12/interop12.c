@@ -93,7 +93,7 @@ static cudaError_t rt12_signal_api(rt12_signal_fn *body, const cudaExternalSemap
 {
     RT_ENTER_AS(self);
     if (!v1 || !count)    /* nothing to convert: the body answers for what is missing */
-        RT12_RETURN_CALLED(body(sems, NULL, count, stream));
+        RT12_RETURN_CALLED_AS(self, body(sems, NULL, count, stream));
     struct cudaExternalSemaphoreSignalParams *p = calloc(count, sizeof *p);
     if (!p)
         RT_RETURN_AS(self, cudaErrorMemoryAllocation);
@@ -105,7 +105,7 @@ static cudaError_t rt12_signal_api(rt12_signal_fn *body, const cudaExternalSemap
     }
     cudaError_t e = body(sems, p, count, stream);
     free(p);
-    RT12_RETURN_CALLED(e);
+    RT12_RETURN_CALLED_AS(self, e);
 }
 
 /* The one body of cudaWaitExternalSemaphoresAsync and its _ptsz twin (RT_FORWARD). */
@@ -115,7 +115,7 @@ static cudaError_t rt12_wait_api(rt12_wait_fn *body, const cudaExternalSemaphore
 {
     RT_ENTER_AS(self);
     if (!v1 || !count)
-        RT12_RETURN_CALLED(body(sems, NULL, count, stream));
+        RT12_RETURN_CALLED_AS(self, body(sems, NULL, count, stream));
     struct cudaExternalSemaphoreWaitParams *p = calloc(count, sizeof *p);
     if (!p)
         RT_RETURN_AS(self, cudaErrorMemoryAllocation);
@@ -128,7 +128,7 @@ static cudaError_t rt12_wait_api(rt12_wait_fn *body, const cudaExternalSemaphore
     }
     cudaError_t e = body(sems, p, count, stream);
     free(p);
-    RT12_RETURN_CALLED(e);
+    RT12_RETURN_CALLED_AS(self, e);
 }
 
 RT_API cudaError_t cudaSignalExternalSemaphoresAsync(
@@ -178,9 +178,13 @@ RT_API cudaError_t cudaWaitExternalSemaphoresAsync_ptsz(
 /* Makes the device of `stream` current. */
 static cudaError_t rt12_enter_stream(cudaStream_t stream)
 {
-    int device = 0;
+    int device = 0, current = 0;
     cudaError_t e = cudaStreamGetDevice(stream, &device);
-    return e == cudaSuccess ? cudaSetDevice(device) : e;
+    if (e == cudaSuccess)
+        e = cudaGetDevice(&current);
+    if (e == cudaSuccess && device != current)
+        e = cudaSetDevice(device);
+    return e;
 }
 
 /* Every stream of the list waits for what was last queued on every other one.  Each stream is
@@ -260,7 +264,12 @@ static cudaError_t rt12_multi_args(const struct rt12_launch_params *list, unsign
 }
 
 /* One cooperative launch per entry, on the device of its stream, with the streams joined before
- * and after unless the flags say not to; the calling thread's device is put back. */
+ * and after unless the flags say not to; the calling thread's device is put back if a launch
+ * changed it (setting a device starts its context, which a thread that never chose one must not
+ * get for nothing).  What this does not give: the grid across devices that the driver's
+ * multi-device launch sets up for a kernel that synchronises it (cooperative groups'
+ * this_multi_grid, which CUDA 13 removed); the runtime's driver table does not ask for
+ * cuLaunchCooperativeKernelMultiDevice, deprecated in 13. */
 static cudaError_t rt12_launch_multi(struct rt12_launch_params *list, unsigned n, unsigned flags)
 {
     int previous = 0;
@@ -277,7 +286,10 @@ static cudaError_t rt12_launch_multi(struct rt12_launch_params *list, unsigned n
     }
     if (e == cudaSuccess && n > 1 && !(flags & RT12_MULTI_DEVICE_NO_POST_SYNC))
         e = rt12_join_streams(list, n);
-    cudaError_t restored = cudaSetDevice(previous);
+    int now = previous;
+    cudaError_t restored = cudaSuccess;
+    if (cudaGetDevice(&now) == cudaSuccess && now != previous)
+        restored = cudaSetDevice(previous);
     return e != cudaSuccess ? e : restored;
 }
 

@@ -121,7 +121,7 @@ RT_API cudaError_t cudaMemcpy3DBatchAsync_ptsz(size_t numOps, struct cudaMemcpy3
 /* Each output struct is filled as 13's on the face's stack and only 12.9's bytes are copied out.
  * A NULL output goes to the body as NULL, so that the answer (and which check comes first) is the
  * 13 library's: a check of its own here answered cudaErrorInvalidValue where the body answers
- * cudaErrorInvalidDevice for a live surface (tests/gpu's conf_misuse_array, built by nvcc 12.4
+ * cudaErrorInvalidDevice for a live surface (tests/gpu's conf_misuse_array, built by hand by nvcc 12.4
  * with 12.9's headers, told the two libraries apart on the fake). */
 _Static_assert(offsetof(struct cudaPointerAttributes, hostPointer) ==
                    offsetof(struct rt12_pointer_attributes, hostPointer),

@@ -17,7 +17,7 @@
  * that calls another (cudaChooseDevice calls cudaGetDeviceProperties) still calls the 13 one.
  * NVIDIA's own 12.9 headers do the same thing the other way round (`#define cudaGetDeviceProperties
  * cudaGetDeviceProperties_v2`, cuda_runtime_api.h): this is the one list of such names.
- * docs/anatomy.md's CUDA 12 section tells, change by change, what the face does with each.
+ * docs/cuda12.md tells, change by change, what the face does with each.
  */
 #ifndef MINICUDART_CUDA12_NAMES12_H
 #define MINICUDART_CUDA12_NAMES12_H
@@ -27,9 +27,10 @@
  * CUresult(void), not 13.0's CUresult(CUcontext)). */
 #define RT_RUNTIME_VERSION 12090
 #define RT_ABI12 1
-/* A launch whose shape the device cannot run (a zero, a block over 1024 threads, a grid over 65535
- * in y or z) is cudaErrorInvalidConfiguration in 12.9, where 13 passes on the driver's
- * CUDA_ERROR_INVALID_VALUE as cudaErrorInvalidValue (both measured on the H200; launch/launch.c). */
+/* A launch whose shape no device runs (a zero, a block over 1024 threads, a grid over 2^31 - 1
+ * in x or 65535 in y or z), refused by the driver, is cudaErrorInvalidConfiguration in 12.9, where
+ * 13 passes on the driver's CUDA_ERROR_INVALID_VALUE as cudaErrorInvalidValue (both measured on
+ * the H200; launch/launch.c). */
 #define RT_LAUNCH_BAD_SHAPE cudaErrorInvalidConfiguration
 
 /* ---- 12.9 exports the 13 prototype under a _vN name; the plain name is the face's ------------ */
