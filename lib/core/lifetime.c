@@ -69,8 +69,9 @@ atomic_bool rt_reached;
 
 /* Under `minicudart run` the runtime was preloaded into the command, whose pid MINICUDART_RUN
  * names: libcudart.so.13, or libcudart.so.12 for a CUDA 12 program (tools/run/minicudart.c; the
- * processes it starts inherit the preload and the variable, but not the pid: they stay quiet).  If no CUDA call reached the runtime by exit, the command did not use this library at
- * all: almost always because it carries NVIDIA's runtime linked statically (nvcc's default,
+ * processes it starts inherit the preload and the variable, but not the pid: they stay quiet).
+ * If no CUDA call reached the runtime by exit, the command did not use this library at all:
+ * almost always because it carries NVIDIA's runtime linked statically (nvcc's default,
  * -cudart=static), whose calls never leave the binary.  Say so, and how to check, rather than
  * let the user believe the run used minicudart. */
 __attribute__((destructor)) static void rt_run_notice(void)
