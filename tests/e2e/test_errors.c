@@ -94,7 +94,7 @@ static void launching_an_unregistered_function_is_invalid_resource_handle(void *
 /* cudaErrorInvalidValue, the driver's answer, from a CUDA 13 runtime; CUDA 12.9's answered
  * cudaErrorInvalidConfiguration (both NVIDIA's, H200): tests/cuda12 runs this through
  * libcudart.so.12. */
-static void block_of_2048_threads_is_invalid_value(void **state)
+static void block_of_2048_threads_is_the_abis_bad_shape_error(void **state)
 {
     (void)state;
     int *p = NULL;
@@ -143,7 +143,7 @@ static const struct {
     {"load_failure", module_load_failure_is_invalid_kernel_image, 1},
     {"launch_failure", driver_launch_failure_is_the_last_error_and_not_sticky, 1},
     {"unregistered_function", launching_an_unregistered_function_is_invalid_resource_handle, 1},
-    {"invalid_configuration", block_of_2048_threads_is_invalid_value, 1},
+    {"invalid_configuration", block_of_2048_threads_is_the_abis_bad_shape_error, 1},
     {"sticky", illegal_address_at_synchronize_is_sticky, 1},
 };
 

@@ -42,11 +42,10 @@
 # Environment:
 #   CUDA12_HOME     the CUDA 12 toolkit (bin/nvcc; include/ and lib64/, or Debian's usr/include/
 #                   and usr/lib/x86_64-linux-gnu/): default ~/.cache/minicudart/cuda-12.4 (as
-#                   tools/install-deps.sh unpacks it), else ~/.cache/cuda12.4
+#                   tools/install-deps.sh unpacks it)
 #   CUDA129_LIB     the folder of NVIDIA's 12.9 libcudart.so.12 (the PyPI wheel
 #                   nvidia-cuda-runtime-cu12==12.9.79): default
-#                   ~/.cache/minicudart/cuda-12.9/nvidia/cuda_runtime/lib, else
-#                   /tmp/cu12w/root/nvidia/cuda_runtime/lib
+#                   ~/.cache/minicudart/cuda-12.9/nvidia/cuda_runtime/lib (install-deps.sh)
 #   CUDA130_HOME    the toolkit CMake builds minicudart with (/usr/local/cuda)
 #   MINICUDART_SOURCE  the source tree minicudart is built from (default: this repository; e.g.
 #                   a `git archive` of a commit, while the working tree is in the middle of work)
@@ -85,12 +84,9 @@ include_dir_of() {
 }
 if [ -z "${CUDA12_HOME:-}" ]; then
     CUDA12_HOME=$cache/minicudart/cuda-12.4
-    { [ -x "$CUDA12_HOME/bin/nvcc" ] && [ -n "$(lib_dir_of "$CUDA12_HOME")" ]; } ||
-        CUDA12_HOME=$cache/cuda12.4
 fi
 if [ -z "${CUDA129_LIB:-}" ]; then
     CUDA129_LIB=$cache/minicudart/cuda-12.9/nvidia/cuda_runtime/lib
-    [ -e "$CUDA129_LIB/libcudart.so.12" ] || CUDA129_LIB=/tmp/cu12w/root/nvidia/cuda_runtime/lib
 fi
 CUDA130_HOME=${CUDA130_HOME:-/usr/local/cuda}
 abspath() { case $1 in /*) echo "$1" ;; *) echo "$ROOT/$1" ;; esac; }

@@ -14,7 +14,7 @@
 
 const void *cuda12_coop_fill(void);   /* kernels12.cu */
 
-/* What NVIDIA's 12.9 library writes of the 1032-byte struct (CUDA12.md 3.3). */
+/* What NVIDIA's 12.9 library writes of the 1032-byte struct (H200, tests/gpu/conf_cuda12.cu). */
 #define PROP_V2_BYTES 780
 #define PROP_V1_BYTES 728
 _Static_assert(sizeof(struct cudaDeviceProp) == 1032, "12.9's cudaDeviceProp");

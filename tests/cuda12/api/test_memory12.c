@@ -2,7 +2,7 @@
  * program sees it: cudaPointerAttributes of 24 bytes, textures' and surfaces' resource
  * descriptors of 64 and 48 bytes (written exactly so far, read no further), cudaMemAdvise and
  * cudaMemPrefetchAsync with a device number or cudaCpuDeviceId (and their _ptsz), the batch copies
- * with failIdx, and pools that 12.9 places on devices only.  Every call asserted on its result
+ * with failIdx, and pools, which 12.9 places on the host too, as 13 does.  Every call asserted on its result
  * and on the thread's last error; what reached the driver read from the fake's call log. */
 #include "cuda12_test.h"
 #include "ptsz12.h"
