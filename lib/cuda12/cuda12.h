@@ -97,17 +97,6 @@ void rt12_trace_called(rt_api api, cudaError_t e);
 #undef cudaExternalMemoryGetMappedMipmappedArray
 #undef cudaImportExternalSemaphore
 
-/* The semaphores' _ptsz bodies, which no header of the runtime declares (interop/external.c
- * does, as the toolkit declares them only under per-thread default stream). */
-RT_API cudaError_t cudaSignalExternalSemaphoresAsync_v2_ptsz(
-    const cudaExternalSemaphore_t *extSemArray,
-    const struct cudaExternalSemaphoreSignalParams *paramsArray, unsigned int numExtSems,
-    cudaStream_t stream);
-RT_API cudaError_t cudaWaitExternalSemaphoresAsync_v2_ptsz(
-    const cudaExternalSemaphore_t *extSemArray,
-    const struct cudaExternalSemaphoreWaitParams *paramsArray, unsigned int numExtSems,
-    cudaStream_t stream);
-
 /* ---- the public functions of 12.9's ABI that the face defines (their 12.9 prototypes) ------- */
 
 /* device12.c */

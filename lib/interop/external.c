@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "interop/graphics.h"
 #include "memory/array.h"
 
 /* The runtime's descriptors are the driver's, field for field. */
@@ -68,16 +69,6 @@ _Static_assert(cudaNvSciSyncAttrSignal == CUDA_NVSCISYNC_ATTR_SIGNAL &&
                "NvSciSync attribute flags differ");
 _Static_assert(cudaExternalMemoryDedicated == CUDA_EXTERNAL_MEMORY_DEDICATED,
                "external memory flags differ");
-
-/* The per-thread-stream variants; the toolkit declares them only in such builds. */
-RT_API cudaError_t cudaSignalExternalSemaphoresAsync_ptsz(
-    const cudaExternalSemaphore_t *extSemArray,
-    const struct cudaExternalSemaphoreSignalParams *paramsArray, unsigned int numExtSems,
-    cudaStream_t stream);
-RT_API cudaError_t cudaWaitExternalSemaphoresAsync_ptsz(
-    const cudaExternalSemaphore_t *extSemArray,
-    const struct cudaExternalSemaphoreWaitParams *paramsArray, unsigned int numExtSems,
-    cudaStream_t stream);
 
 /* ---- what the trace names ------------------------------------------------------------------- */
 

@@ -1,6 +1,7 @@
 /*
- * graphics.h - what graphics.c (resources, OpenGL) and graphics_egl.c (EGL, VDPAU) share: the
- * driver's interop entry points that the driver table cannot hold.
+ * graphics.h - interop's header: what graphics.c (resources, OpenGL) and graphics_egl.c (EGL,
+ * VDPAU) share, the driver's interop entry points that the driver table cannot hold; and the
+ * declarations external.c's per-thread twins need (at the end).
  *
  * The generic resource calls (cuGraphicsMapResources and friends) have their PFN types in
  * cudaTypedefs.h and sit in the driver table (driver_graphics.def).  The GL, EGL and VDPAU ones
@@ -79,5 +80,16 @@ cudaError_t rt_graphics_hand_out(cudaError_t e, CUgraphicsResource r,
 #define RT_GFX_ENTER_AS(api, table, name, d) \
     rt_graphics_enter((api), #name, (const void *)&(table).name, (d))
 #define RT_GFX_ENTER(table, name, d) RT_GFX_ENTER_AS(RT_SELF, table, name, d)  /* in a public one */
+
+/* ---- external.c: the per-thread-stream variants the toolkit declares only in such builds ---- */
+
+RT_API cudaError_t cudaSignalExternalSemaphoresAsync_ptsz(
+    const cudaExternalSemaphore_t *extSemArray,
+    const struct cudaExternalSemaphoreSignalParams *paramsArray, unsigned int numExtSems,
+    cudaStream_t stream);
+RT_API cudaError_t cudaWaitExternalSemaphoresAsync_ptsz(
+    const cudaExternalSemaphore_t *extSemArray,
+    const struct cudaExternalSemaphoreWaitParams *paramsArray, unsigned int numExtSems,
+    cudaStream_t stream);
 
 #endif
