@@ -3,7 +3,9 @@
  * above it.
  *
  *   driver.c       every driver entry point, resolved once through cuGetProcAddress
- *   errors.c       CUresult -> cudaError_t, the per-thread last error, sticky errors
+ *   errors.c       CUresult -> cudaError_t, the names and messages, sticky errors
+ *   exit.c         the way out of every call: the per-thread last error, the driver's failure
+ *                  first, and the version queries
  *   summary.c      MINICUDART_SUMMARY's counters and the clock of every runtime call
  *   trace.c        MINICUDART_TRACE=1: each step as it happens
  *   lifetime.c     exit, fork, the main program's address range, `minicudart run`'s notice
@@ -94,6 +96,10 @@ extern struct rt_driver rt_drv;
 /* Loads the driver library, resolves every entry point, calls cuInit(0); once per process,
  * thread-safe.  Returns the same error on every call if that first attempt failed. */
 cudaError_t rt_driver_load(void);
+/* What rt_driver_load answered, loading the driver first if no call has: its failure, or
+ * cudaSuccess once it is usable, and while the process exits (nothing is loaded then).  NVIDIA's
+ * runtime answers that failure from every call with no usable driver (exit.c). */
+cudaError_t rt_driver_failure(void);
 /* The driver library rt_driver_load opens: MINICUDART_DRIVER, else libcuda.so.1. */
 const char *rt_driver_path(void);
 /* An optional entry point (DRIVER_FN_OPTIONAL), asked after rt_driver_load: cudaSuccess when the
@@ -123,7 +129,9 @@ cudaError_t rt_error_from_cu(CUresult r);
 bool rt_error_is_sticky(cudaError_t e);
 const char *rt_error_name(cudaError_t e);
 
-/* Records e as the calling thread's last error (when it is not cudaSuccess), traces it with the
+/* ---- exit.c --------------------------------------------------------------------------------- */
+
+/* Records e (the driver's failure instead, while the driver is not usable) as the calling thread's last error (when it is not cudaSuccess), traces it with the
  * name of the API call that raised it, and returns it.  Every public entry point leaves through
  * rt_exit, which also closes the call RT_ENTER opened (below), so the last-error rules hold by
  * construction.  Success, the common case on the launch path, costs a compare: the call to
@@ -136,6 +144,11 @@ RT_INLINE cudaError_t rt_exit(rt_api api, cudaError_t e)
     return e == cudaSuccess ? e : rt_exit_error(api, e);
 }
 #define RT_RETURN(e) return rt_exit(RT_SELF, (e))
+/* The exit of the answers NVIDIA's runtime gives before it initialises the driver (the version
+ * queries' NULL checks, say): stored as they are, whether or not a driver is usable.  Every
+ * other error becomes the driver's failure while there is one (exit.c). */
+cudaError_t rt_exit_uninit(rt_api api, cudaError_t e);
+#define RT_RETURN_UNINIT(e) return rt_exit_uninit(RT_SELF, (e))
 
 /* Set while the process is exiting: later calls answer cudaErrorCudartUnloading. */
 extern atomic_bool rt_unloading;

@@ -220,25 +220,11 @@ cudaError_t rt_driver_load(void)
     return rt_driver_status;
 }
 
-RT_API cudaError_t cudaDriverGetVersion(int *driverVersion)
+cudaError_t rt_driver_failure(void)
 {
-    RT_ENTER();
-    if (!driverVersion)
-        RT_RETURN(cudaErrorInvalidValue);
-    /* With no driver NVIDIA's runtime answers 0 and success; a driver that loaded but failed
-     * cuInit still reports its version. */
-    rt_driver_load();
-    *driverVersion = rt_drv.version;
-    RT_RETURN(cudaSuccess);
-}
-
-RT_API cudaError_t cudaRuntimeGetVersion(int *runtimeVersion)
-{
-    RT_ENTER();
-    if (!runtimeVersion)
-        RT_RETURN(cudaErrorInvalidValue);
-    *runtimeVersion = RT_RUNTIME_VERSION;
-    RT_RETURN(cudaSuccess);
+    if (atomic_load_explicit(&rt_unloading, memory_order_relaxed))
+        return cudaSuccess;
+    return rt_driver_load();
 }
 
 cudaError_t rt_driver_optional(bool present, rt_api api, const char *entry)

@@ -115,7 +115,7 @@ RT_API cudaError_t cudaGetExportTable(const void **ppExportTable,
 {
     RT_ENTER();
     if (!ppExportTable || !pExportTableId)
-        RT_RETURN(cudaErrorInvalidValue);
+        RT_RETURN_UNINIT(cudaErrorInvalidValue);      /* before the driver, as NVIDIA's */
     *ppExportTable = NULL;
     cudaError_t e = rt_driver_load();
     if (e != cudaSuccess)

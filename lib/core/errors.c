@@ -1,22 +1,18 @@
 /*
- * errors.c - one error table, one CUresult translation, one exit.
+ * errors.c - one error table, one CUresult translation.
  *
  * Every cudaError_t the runtime returns is a row of errors.def; the names, the messages and the
- * sticky test are generated from it.  Every driver result goes through rt_error_from_cu.  Every
- * public entry point leaves through rt_exit, which stores a failure in the calling thread's last
- * error: the slot is per thread, a success never clears it, and only cudaGetLastError resets it.
+ * sticky test are generated from it.  Every driver result goes through rt_error_from_cu.  The
+ * way out of a call, which stores its error, is exit.c.
  */
 #include <string.h>
 
 #include "core/core.h"
 
 /* The external definition of these inline helpers of core/core.h (RT_INLINE, core/core.h). */
-extern inline cudaError_t rt_exit(rt_api api, cudaError_t e);
 extern inline CUstream rt_stream(cudaStream_t stream, bool per_thread);
 
 atomic_bool rt_unloading;
-
-static _Thread_local cudaError_t rt_last_error = cudaSuccess;
 
 /* The table as data without pointers: the names and the messages are each one string of
  * NUL-separated entries in table order, so the rows hold no addresses to relocate at load time
@@ -83,29 +79,6 @@ cudaError_t rt_error_from_cu(CUresult r)
 #undef CU_ERROR
     }
     return cudaErrorUnknown;
-}
-
-cudaError_t rt_exit_error(rt_api api, cudaError_t e)
-{
-    rt_last_error = e;
-    if (rt_summary_on())
-        rt_summary_error(e, rt_error_name(e));
-    RT_TRACE("error %s (%d) from %s", rt_error_name(e), (int)e, rt_api_name(api));
-    return e;
-}
-
-RT_API cudaError_t cudaGetLastError(void)
-{
-    RT_ENTER();
-    cudaError_t e = rt_last_error;
-    rt_last_error = cudaSuccess;
-    RT_RETURN_VALUE(e);
-}
-
-RT_API cudaError_t cudaPeekAtLastError(void)
-{
-    RT_ENTER();
-    RT_RETURN_VALUE(rt_last_error);
 }
 
 RT_API const char *cudaGetErrorName(cudaError_t error)

@@ -94,6 +94,11 @@ static cudaError_t rt12_signal_api(rt12_signal_fn *body, const cudaExternalSemap
     RT_ENTER_AS(self);
     if (!v1 || !count)    /* nothing to convert: the body answers for what is missing */
         RT12_RETURN_CALLED_AS(self, body(sems, NULL, count, stream));
+    /* With no usable driver NVIDIA's runtime answers its failure before it reads the array
+     * (core/exit.c), so no copy is made: the count may be anything then. */
+    cudaError_t init = rt_driver_failure();
+    if (init != cudaSuccess)
+        RT_RETURN_AS(self, init);
     struct cudaExternalSemaphoreSignalParams *p = calloc(count, sizeof *p);
     if (!p)
         RT_RETURN_AS(self, cudaErrorMemoryAllocation);
@@ -116,6 +121,9 @@ static cudaError_t rt12_wait_api(rt12_wait_fn *body, const cudaExternalSemaphore
     RT_ENTER_AS(self);
     if (!v1 || !count)
         RT12_RETURN_CALLED_AS(self, body(sems, NULL, count, stream));
+    cudaError_t init = rt_driver_failure();
+    if (init != cudaSuccess)
+        RT_RETURN_AS(self, init);
     struct cudaExternalSemaphoreWaitParams *p = calloc(count, sizeof *p);
     if (!p)
         RT_RETURN_AS(self, cudaErrorMemoryAllocation);

@@ -84,7 +84,7 @@ RT_API cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *hostFun)
     /* The handle is our kernel record: it needs no device, no context, not even a driver, so
      * this cannot fail for a registered kernel, and the stub's never-retried call is safe. */
     if (!kernel)
-        RT_RETURN(cudaErrorInvalidValue);
+        RT_RETURN_UNINIT(cudaErrorInvalidValue);      /* before the driver, as NVIDIA's */
     rt_kernel *k = rt_kernel_find(hostFun);
     *kernel = k ? rt_kernel_hand_out(k) : NULL;
     if (!k) {

@@ -326,16 +326,16 @@ static cudaError_t rt_library_load(cudaLibrary_t *library, const void *code, con
 {
     if (!library || (!code && !file))
         return cudaErrorInvalidValue;
-    rt_library_options o;
-    cudaError_t e = rt_library_options_make(&o, jit, jit_values, num_jit, lib, lib_values, num_lib);
+    /* The context first, as NVIDIA's runtime initialises first: with no driver, the options
+     * (whose counts may be anything then) are not read. */
+    rt_device *d;
+    cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
         return e;
-    rt_device *d;
-    e = rt_context_enter(&d);
-    if (e != cudaSuccess) {
-        rt_library_options_free(&o);
+    rt_library_options o;
+    e = rt_library_options_make(&o, jit, jit_values, num_jit, lib, lib_values, num_lib);
+    if (e != cudaSuccess)
         return e;
-    }
     /* cuLibraryLoadFromFile reads the file itself (cubin, PTX or fatbin); with it
      * CU_LIBRARY_BINARY_IS_PRESERVED is invalid, which the driver answers. */
     uint64_t span = rt_span_begin();

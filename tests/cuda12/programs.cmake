@@ -170,7 +170,7 @@ foreach(form errors errors_get_kernel)
                   ENV MINICUDART_DRIVER=/nonexistent/libcuda.so.1)
   cuda12_e2e_test(cuda12_${form}_no_device_zero_devices cuda12_${form} ARGS no_device
                   ENV FAKECUDA_DEVICES=0 FAKECUDA_INIT_RESULT=0)
-  cuda12_e2e_test(cuda12_${form}_no_device_init_fails cuda12_${form} ARGS no_device
+  cuda12_e2e_test(cuda12_${form}_no_device_init_fails cuda12_${form} ARGS init_fails
                   ENV FAKECUDA_INIT_RESULT=100)
   cuda12_e2e_test(cuda12_${form}_no_image cuda12_${form} ARGS no_image ENV FAKECUDA_SM=75)
   foreach(scenario load_failure launch_failure unregistered_function invalid_configuration sticky)

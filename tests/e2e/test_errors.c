@@ -21,17 +21,45 @@ static void assert_launch_error(cudaError_t code)
     assert_int_equal(cudaGetLastError(), cudaSuccess);
 }
 
+/* With no usable driver its failure is every call's answer, cudaGetLastError's each time too
+ * (NVIDIA's runtime, with no driver: tests/abi/nodriver_test.sh), and comes before a call's own
+ * checks: a bad shape, a NULL pointer. */
+static void assert_failure_stays(cudaError_t code)
+{
+    assert_int_equal(cudaPeekAtLastError(), code);
+    assert_int_equal(cudaGetLastError(), code);
+    assert_int_equal(cudaGetLastError(), code);
+    e2e_err_launch(NULL, 1, 4096);
+    assert_int_equal(cudaGetLastError(), code);
+    assert_cuda(cudaMalloc(NULL, 16), code);
+}
+
 static void no_driver_is_insufficient_driver(void **state)
 {
     (void)state;
     int count = -1;
     assert_cuda(cudaGetDeviceCount(&count), cudaErrorInsufficientDriver);
     e2e_err_launch(NULL, 1, 32);
-    assert_launch_error(cudaErrorInsufficientDriver);
+    assert_failure_stays(cudaErrorInsufficientDriver);
     void *p = NULL;
     assert_cuda(cudaMalloc(&p, 16), cudaErrorInsufficientDriver);
 }
 
+/* A driver whose cuInit fails (CUDA_ERROR_NO_DEVICE, as with CUDA_VISIBLE_DEVICES empty) is not
+ * usable: its failure stays, as with no driver. */
+static void init_failure_is_no_device(void **state)
+{
+    (void)state;
+    int count = -1;
+    assert_cuda(cudaGetDeviceCount(&count), cudaErrorNoDevice);
+    void *p = NULL;
+    assert_cuda(cudaMalloc(&p, 16), cudaErrorNoDevice);
+    e2e_err_launch(NULL, 1, 32);
+    assert_failure_stays(cudaErrorNoDevice);
+}
+
+/* A driver that initialised and counts no device is usable: each call that needs a device
+ * answers cudaErrorNoDevice, stored and cleared as any error. */
 static void no_device_is_no_device(void **state)
 {
     (void)state;
@@ -139,6 +167,7 @@ static const struct {
 } scenarios[] = {
     {"no_driver", no_driver_is_insufficient_driver, 0},
     {"no_device", no_device_is_no_device, 1},
+    {"init_fails", init_failure_is_no_device, 1},
     {"no_image", no_image_for_the_device_is_no_kernel_image, 1},
     {"load_failure", module_load_failure_is_invalid_kernel_image, 1},
     {"launch_failure", driver_launch_failure_is_the_last_error_and_not_sticky, 1},

@@ -1,0 +1,92 @@
+/*
+ * exit.c - the way out of every public call: its error stored as the calling thread's last
+ * error, and the driver's failure answered first.
+ *
+ * Every public entry point leaves through rt_exit (core.h), which calls rt_exit_error here for a
+ * failure: the slot is per thread, a success never clears it, and only cudaGetLastError resets
+ * it.  The version queries are here too: with rt_exit_uninit they are the calls NVIDIA's runtime
+ * answers without a driver.  This file sits above driver.c, which it asks for the driver's
+ * failure, and errors.c, which names the errors: neither calls back.
+ */
+#include "core/core.h"
+
+/* The external definition of this inline helper of core/core.h (RT_INLINE, core/core.h). */
+extern inline cudaError_t rt_exit(rt_api api, cudaError_t e);
+
+static _Thread_local cudaError_t rt_last_error = cudaSuccess;
+
+/* NVIDIA's runtime initialises the driver before it looks at a call's arguments: with no driver
+ * library, or one whose cuInit failed, every call answers that failure whatever its arguments
+ * (cudaGetDeviceCount(NULL) and cudaGraphGetId(NULL, NULL) alike answer
+ * cudaErrorInsufficientDriver with no libcuda; measured on a machine without one, function by
+ * function, tests/abi/nodriver_test.sh).  minicudart checks most arguments first, which
+ * costs nothing on the paths that succeed; so an error is answered here, on its way out, as the
+ * driver's failure when there is one.  The driver is loaded at most once (rt_driver_load), and
+ * only a failing call of a program that had not used the driver yet pays for the load.  The few
+ * calls NVIDIA answers before initialising leave through rt_exit_uninit instead. */
+static cudaError_t rt_error_store(rt_api api, cudaError_t e)
+{
+    rt_last_error = e;
+    if (rt_summary_on())
+        rt_summary_error(e, rt_error_name(e));
+    RT_TRACE("error %s (%d) from %s", rt_error_name(e), (int)e, rt_api_name(api));
+    return e;
+}
+
+cudaError_t rt_exit_error(rt_api api, cudaError_t e)
+{
+    cudaError_t init = rt_driver_failure();
+    if (init != cudaSuccess && init != e) {
+        RT_TRACE("%s: %s before the call's own %s: the driver is not usable", rt_api_name(api),
+                 rt_error_name(init), rt_error_name(e));
+        e = init;
+    }
+    return rt_error_store(api, e);
+}
+
+cudaError_t rt_exit_uninit(rt_api api, cudaError_t e)
+{
+    rt_call_end();
+    return e == cudaSuccess ? e : rt_error_store(api, e);
+}
+
+/* With no usable driver NVIDIA's runtime answers its failure here too, every time, whatever
+ * error was stored (a cudaRuntimeGetVersion(NULL) before, say). */
+RT_API cudaError_t cudaGetLastError(void)
+{
+    RT_ENTER();
+    cudaError_t e = rt_last_error;
+    rt_last_error = cudaSuccess;
+    cudaError_t init = rt_driver_failure();
+    RT_RETURN_VALUE(init != cudaSuccess ? init : e);
+}
+
+RT_API cudaError_t cudaPeekAtLastError(void)
+{
+    RT_ENTER();
+    cudaError_t init = rt_driver_failure();
+    RT_RETURN_VALUE(init != cudaSuccess ? init : rt_last_error);
+}
+
+/* ---- the versions ---------------------------------------------------------------------------- */
+
+RT_API cudaError_t cudaDriverGetVersion(int *driverVersion)
+{
+    RT_ENTER();
+    if (!driverVersion)
+        RT_RETURN_UNINIT(cudaErrorInvalidValue);
+    /* With no driver NVIDIA's runtime answers 0 and success; a driver that loaded but failed
+     * cuInit still reports its version. */
+    rt_driver_load();
+    *driverVersion = rt_drv.version;
+    RT_RETURN(cudaSuccess);
+}
+
+RT_API cudaError_t cudaRuntimeGetVersion(int *runtimeVersion)
+{
+    RT_ENTER();
+    if (!runtimeVersion)
+        RT_RETURN_UNINIT(cudaErrorInvalidValue);
+    *runtimeVersion = RT_RUNTIME_VERSION;
+    RT_RETURN(cudaSuccess);
+}
