@@ -23,18 +23,41 @@
 # into $MINICUDART_CUDA129_DIR (default ~/.cache/minicudart/cuda-12.9); and nvcc 12.4 by
 # tools/cuda12-toolkit.sh into $MINICUDART_CUDA124_DIR (default ~/.cache/minicudart/cuda-12.4).
 # Each has a stamp file; MINICUDART_NO_CUDA12=1 skips both (tests/cuda12 is then skipped).
+#
+# On Debian x86-64, also the aarch64 tree's (cmake/aarch64-linux-gnu.cmake): the cross compilers,
+# qemu-user, the arm64 cmocka, zstd, LZ4 and zlib development packages, and NVIDIA's aarch64
+# static runtime for CMake's check of nvcc; MINICUDART_NO_AARCH64=1 skips them.
 set -eu
 packages="cmake make gcc g++ libc6-dev libcmocka-dev libzstd-dev liblz4-dev zlib1g-dev python3-venv
           python3-pip unzip dpkg-dev lintian pkg-config debian-archive-keyring"
+# The aarch64 tree of tools/test.sh (cmake/aarch64-linux-gnu.cmake, docs/arm.md): Debian's cross
+# compilers, qemu-user, the arm64 development packages the build links and the libstdc++ nvcc's
+# programs run with, side by side with the amd64 ones (multiarch: dpkg is told of the arm64
+# architecture first).  Only on Debian x86-64: Ubuntu keeps arm64 in another archive
+# (ports.ubuntu.com) that its usual sources lack.
+# MINICUDART_NO_AARCH64=1 leaves it out (tools/test.sh skips the tree without the cross tools).
+native=$(dpkg --print-architecture)
+aarch64=0
+if [ "${MINICUDART_NO_AARCH64:-0}" != 1 ] && [ "$native" = amd64 ] &&
+   grep -qx 'ID=debian' /etc/os-release 2>/dev/null; then
+  aarch64=1
+  packages="$packages gcc-aarch64-linux-gnu g++-aarch64-linux-gnu qemu-user libcmocka-dev:arm64
+            libzstd-dev:arm64 liblz4-dev:arm64 zlib1g-dev:arm64 libstdc++6:arm64"
+fi
+# With arm64 installed beside amd64, a package of both (libc6-dev) must be named with the
+# machine's architecture for dpkg -s to answer.
 missing=""
 for p in $packages; do
-  dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+  dpkg -s "$p" >/dev/null 2>&1 || dpkg -s "$p:$native" >/dev/null 2>&1 || missing="$missing $p"
 done
 if [ -n "$missing" ]; then
   echo "install-deps: installing$missing"
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
   export DEBIAN_FRONTEND=noninteractive
+  if [ "$aarch64" = 1 ] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
+    $sudo dpkg --add-architecture arm64
+  fi
   $sudo apt-get update -qq
   # shellcheck disable=SC2086
   $sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
@@ -110,6 +133,49 @@ if [ "${MINICUDART_NO_CUDA12:-0}" != 1 ]; then
 fi
 
 [ "${MINICUDART_NO_CUDA135:-0}" = 1 ] && exit 0
+
+# ---- aarch64 ----------------------------------------------------------------------------------
+# NVIDIA's aarch64 static runtime (libcudart_static.a, libcudadevrt.a), which CMake links into
+# its check of 13.5's nvcc as a cross compiler (cmake/aarch64-linux-gnu.cmake says why; the
+# project's programs never link it), from the manylinux aarch64 wheel of nvidia-cuda-runtime,
+# into $MINICUDART_CUDA135_AARCH64_DIR (default ~/.cache/minicudart/cuda-13.5.37-aarch64).  The
+# stamp is the wheel, so a change to it fetches again.
+arm_wheel="nvidia-cuda-runtime==13.5.37"
+dirarm=${MINICUDART_CUDA135_AARCH64_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/minicudart/cuda-13.5.37-aarch64}
+if [ "$aarch64" = 1 ] && { [ ! -f "$dirarm/.minicudart-wheels" ] ||
+   [ "$(cat "$dirarm/.minicudart-wheels")" != "$arm_wheel" ] ||
+   [ ! -f "$dirarm/nvidia/cu13/lib/libcudart_static.a" ]; }; then
+  echo "install-deps: fetching NVIDIA's aarch64 runtime ($arm_wheel) into $dirarm"
+  mkdir -p "$(dirname "$dirarm")"
+  workarm=$(mktemp -d "$dirarm.partial.XXXXXX")
+  trap 'rm -rf "$workarm"' EXIT
+  fetched=0
+  for attempt in 1 2 3; do
+    if python3 -m pip download --quiet --disable-pip-version-check --no-deps --only-binary=:all: \
+         --platform manylinux2014_aarch64 -d "$workarm/wheels" "$arm_wheel"; then
+      fetched=1
+      break
+    fi
+    echo "install-deps: pip download failed (attempt $attempt of 3)" >&2
+    [ "$attempt" = 3 ] || sleep $((attempt * 10))
+  done
+  if [ "$fetched" != 1 ]; then
+    echo "install-deps: could not download $arm_wheel for aarch64 from PyPI." >&2
+    echo "  The aarch64 tree's CUDA programs need it; offline, MINICUDART_NO_AARCH64=1 skips it" >&2
+    echo "  (cmake/aarch64-linux-gnu.cmake then builds that tree without them)." >&2
+    exit 1
+  fi
+  unzip -q "$workarm"/wheels/nvidia_cuda_runtime-*aarch64*.whl 'nvidia/cu13/lib/*' -d "$workarm/root"
+  if ! [ -f "$workarm/root/nvidia/cu13/lib/libcudart_static.a" ]; then
+    echo "install-deps: the aarch64 wheel of $arm_wheel holds no lib/libcudart_static.a" >&2
+    exit 1
+  fi
+  echo "$arm_wheel" >"$workarm/root/.minicudart-wheels"
+  rm -rf "$dirarm"
+  mv "$workarm/root" "$dirarm"
+  rm -rf "$workarm"
+  echo "install-deps: NVIDIA's aarch64 runtime ready: $dirarm/nvidia/cu13/lib"
+fi
 
 # The wheels of one release (CCCL, i.e. Thrust, CUB and libcu++, and the profiler API are
 # versioned on their own).  The profiler API's headers are ones the runtime includes
