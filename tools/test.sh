@@ -39,7 +39,7 @@ options_of() {
 # What to build: everything, or only what the threads tests need.
 targets_of() {
     case $1 in
-    test-tsan) echo "--target e2e_stress_threads stress_plugin e2e_stress_concurrency e2e_ptsz e2e_life_sticky e2e_fault_illegal e2e_life_early_init e2e_life_unload_race life_plugin gpu135_stress_green fakecuda" ;;
+    test-tsan) echo "--target e2e_stress_threads stress_plugin e2e_stress_concurrency e2e_ptsz e2e_life_sticky e2e_fault_illegal e2e_life_early_init e2e_life_unload_race life_plugin gpu135_stress_green e2e_first_launch fakecuda" ;;
     esac
 }
 ctest_args_of() {
