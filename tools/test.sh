@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tools/test.sh - the whole test run of README.md and CI, on a machine without a GPU (the CUDA
-# toolkit is needed: nvcc builds the programs that run against the fake driver).  Three trees:
+# toolkit is needed: nvcc builds the programs that run against the fake driver).  Four trees:
 #
 #   build/test        AddressSanitizer + UndefinedBehaviorSanitizer (MINICUDART_SANITIZE): every
 #                     test, LeakSanitizer on (a leak fails the program that leaked)
@@ -9,11 +9,17 @@
 #                     packages' tests (label packaging: the wheel, and the .deb installed on
 #                     this machine with dpkg -i and removed again, as root; skipped otherwise)
 #   build/test-tsan   ThreadSanitizer (MINICUDART_TSAN): the tests labelled "threads" (ctest -L)
+#   build/test-aarch64  aarch64, cross-compiled by Debian's gcc-aarch64-linux-gnu and CUDA 13.5's
+#                     nvcc (cmake/aarch64-linux-gnu.cmake), no sanitizer: its tests run under
+#                     qemu-aarch64 against the fake driver built for aarch64; the folders that
+#                     prove nothing new there are left to the trees above (docs/arm.md).  Only
+#                     where the cross compiler and qemu-aarch64 are installed (install-deps.sh
+#                     installs them on Debian x86-64); elsewhere the script says it is skipped.
 #
 # Each tree is configured fresh.  A tree's tests run while the next one builds; a failure is
-# reported with the end of its log, and the script exits non-zero after all three.
-# Environment: JOBS (default 2), TEST_TREES (default "test test-plain test-tsan"), TEST_BUILD_DIR
-# (where the trees go; default build).
+# reported with the end of its log, and the script exits non-zero after all of them.
+# Environment: JOBS (default 2), TEST_TREES (default "test test-plain test-tsan test-aarch64"),
+# TEST_BUILD_DIR (where the trees go; default build).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 
@@ -21,7 +27,13 @@ if [ -d /usr/local/cuda/bin ]; then
     export PATH=/usr/local/cuda/bin:$PATH
 fi
 JOBS=${JOBS:-2}
-TREES=${TEST_TREES:-"test test-plain test-tsan"}
+default_trees="test test-plain test-tsan"
+if command -v aarch64-linux-gnu-gcc >/dev/null && command -v qemu-aarch64 >/dev/null; then
+    default_trees="$default_trees test-aarch64"
+elif [ -z "${TEST_TREES:-}" ]; then
+    echo "== build/test-aarch64 skipped: no aarch64-linux-gnu-gcc or qemu-aarch64 (tools/install-deps.sh)"
+fi
+TREES=${TEST_TREES:-$default_trees}
 B=${TEST_BUILD_DIR:-build}
 
 # Leak checking is ASan's default on Linux; say so, so that no inherited setting turns it off.
@@ -34,6 +46,7 @@ options_of() {
     test) echo "-DMINICUDART_SANITIZE=ON" ;;
     test-plain) echo "-DMINICUDART_TEST_GPU_PROGRAMS=OFF" ;;
     test-tsan) echo "-DMINICUDART_TSAN=ON -DMINICUDART_TEST_GPU_PROGRAMS=OFF" ;;
+    test-aarch64) echo "-DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake" ;;
     esac
 }
 # What to build: everything, or only what the threads tests need.
@@ -73,6 +86,8 @@ finish_pending() {
         echo "== $B/$pending at ${SECONDS}s: $(grep -m1 'tests passed' "$log")"
         # A skipped test is said, with its reason where it gives one (package_deb, not as root).
         grep ' (Skipped)$' "$log" | sed 's/^[[:space:]]*/   skipped: /'
+        # Tests a tree cannot run (the aarch64 tree's under qemu-user: docs/arm.md says why).
+        grep ' (Disabled)$' "$log" | sed 's/^[[:space:]]*/   not run here: /'
         grep -h -e '-- skipped$' "$B/$pending/Testing/Temporary/LastTest"*.log 2>/dev/null |
             sed 's/^/   /'
         # The registration benchmark's figure (bench/registration): printed, never judged; the
