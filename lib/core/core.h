@@ -117,6 +117,12 @@ cudaError_t rt_driver_newer(bool present, rt_api api, const char *entry);
 #ifndef RT_RUNTIME_VERSION
 #define RT_RUNTIME_VERSION 13050
 #endif
+/* The oldest driver the runtime runs on: NVIDIA's 13 runtime needs a 13.0 driver (580); the CUDA
+ * 12 build sets the oldest whose entry points cover every one the runtime cannot do without
+ * (cuda12/names12.h).  An older driver is cudaErrorInsufficientDriver (driver.c). */
+#ifndef RT_DRIVER_MIN_VERSION
+#define RT_DRIVER_MIN_VERSION 13000
+#endif
 /* The error of a launch whose shape the device cannot run: 13's runtime passes on the driver's
  * (cudaErrorInvalidValue); the CUDA 12 build sets 12.9's (cuda12/names12.h). */
 #ifndef RT_LAUNCH_BAD_SHAPE

@@ -16,9 +16,6 @@
 
 #include "core/core.h"
 
-/* The oldest driver whose API this runtime was written for: CUDA 13.0. */
-#define RT_DRIVER_MIN_VERSION 13000
-
 struct rt_driver rt_drv;
 
 static pthread_once_t rt_driver_once = PTHREAD_ONCE_INIT;

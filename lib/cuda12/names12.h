@@ -32,6 +32,14 @@
  * 13 passes on the driver's CUDA_ERROR_INVALID_VALUE as cudaErrorInvalidValue (both measured on
  * the H200; launch/launch.c). */
 #define RT_LAUNCH_BAD_SHAPE cudaErrorInvalidConfiguration
+/* NVIDIA's 12.9 runtime runs on 12.x drivers too (CUDA's minor version compatibility), which is
+ * what most machines running CUDA 12 programs have.  The runtime's required driver entry points
+ * (core/driver_*.def, DRIVER_FN) are all in 12.8's driver (575 series): cuStreamGetDevice and
+ * cuEventElapsedTime_v2 are the newest of them.  Every 13.0 entry point is optional and asked for
+ * only where the driver has it (rt_driver_drop_newer).  Older 12.x drivers are refused with
+ * cudaErrorInsufficientDriver, as before; tests/cuda12 runs the CUDA 12 programs on a fake driver
+ * of version 12.8. */
+#define RT_DRIVER_MIN_VERSION 12080
 
 /* ---- 12.9 exports the 13 prototype under a _vN name; the plain name is the face's ------------ */
 #define cudaMemAdvise cudaMemAdvise_v2

@@ -220,6 +220,12 @@ cuda12_e2e_test(cuda12_symbol_copies cuda12_symbols IMPORTS __cudaRegisterVar)
 # libcudart.so.12's own symbol table).
 cuda12_e2e_test(cuda12_image_sm100_picks_ptx cuda12_vadd
                 ENV FAKECUDA_SM=100 E2E_EXPECT_JIT=1 E2E_EXPECT_SM=90)
+# The driver CUDA 12 programs meet most: a 12.x one.  On a fake of 12.8 (no entry point of 13.x)
+# vadd runs through libcudart.so.12; a 12.4 driver is refused as no driver is
+# (cuda12/names12.h: RT_DRIVER_MIN_VERSION).
+cuda12_e2e_test(cuda12_vadd_on_a_12_8_driver cuda12_vadd ENV FAKECUDA_DRIVER_VERSION=12080)
+cuda12_e2e_test(cuda12_a_12_4_driver_is_insufficient cuda12_errors ARGS no_driver
+                ENV FAKECUDA_DRIVER_VERSION=12040)
 if(TARGET cuda12_conf_misuse_launch_get_kernel)
   cuda12_e2e_test(cuda12_conf_misuse_launch_get_kernel_every_case_answered_array_params
                   cuda12_conf_misuse_launch_get_kernel ENV MINICUDART_LAUNCH_PARAMS=array)
