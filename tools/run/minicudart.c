@@ -43,9 +43,9 @@
  * preloaded one's notice at exit: each runtime knows only its own calls.)  The exit status is
  * CMD's (128 + N when signal N ended it).
  *
- * --version prints the package's version, which names the runtime ABI of libcudart.so.13
- * (0.1.0+cuda13.5: NVIDIA's CUDA 13.5 runtime), the ABI of each library, the libraries `run`
- * would use, and the folder it puts on LD_LIBRARY_PATH.
+ * --version prints the package's version, the runtime ABI of each library (libcudart.so.13:
+ * NVIDIA's CUDA 13.5 runtime), the libraries `run` would use, and the folder it puts on
+ * LD_LIBRARY_PATH.
  */
 #define _GNU_SOURCE
 #include <errno.h>
