@@ -47,6 +47,12 @@ string(CONFIGURE "${CPACK_PACKAGE_DESCRIPTION}" CPACK_PACKAGE_DESCRIPTION)
 set(CPACK_STRIP_FILES ON)
 
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)   # minicudart_<version>_<arch>.deb
+# The machine the package is for, in Debian's words (tools/build-deb.sh --arch arm64 sets it for
+# its cross build); empty: this machine's, CPack's default (dpkg --print-architecture).
+set(MINICUDART_DEB_ARCHITECTURE "" CACHE STRING "The Debian package's Architecture (empty: this machine's)")
+if(MINICUDART_DEB_ARCHITECTURE)
+  set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE ${MINICUDART_DEB_ARCHITECTURE})
+endif()
 set(CPACK_DEBIAN_PACKAGE_MAINTAINER "${MINICUDART_DEB_MAINTAINER}")
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)

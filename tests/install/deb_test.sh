@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # deb_test.sh VERSION SOURCE_DIR WORK_DIR PROGRAM NVIDIA_LIB_DIR CUDA_COMPILER [PROGRAM12 NVIDIA12_DIR]
+# deb_test.sh --arch arm64 VERSION SOURCE_DIR WORK_DIR
 # The Debian package (the test package_deb): tools/build-deb.sh makes it; its name, metadata
 # (Depends: libc6 alone; Recommends: the codecs) and files (libcudart.so.13 and libcudart.so.12
 # only in the private folder, and links to them in its minicudart-run/) are checked, and lintian must report no error.  Then it is installed
@@ -12,21 +13,38 @@
 # Installing needs root: as another user, exit 77 (ctest: skipped), and so when a minicudart
 # package is installed already (it is not this test's to replace), or when a file of the package
 # exists on the machine outside any package (dpkg would overwrite it, and the removal delete it).
+#
+# With --arch arm64 (the test package_deb_arm64, on an amd64 machine): tools/build-deb.sh --arch
+# arm64 cross-builds it; its name, metadata, files and lintian are checked as above, and besides,
+# since it cannot be installed here: every ELF file is AArch64, the Depends that dpkg-shlibdeps
+# read from libc6:arm64 covers the newest glibc symbol version the binaries need, and, unpacked
+# with dpkg-deb -x, its /usr/bin/minicudart --version runs under qemu-aarch64 and names the
+# unpacked libraries in the private folder.  Exit 77 where qemu-aarch64 or libc6:arm64 is missing.
 set -u
-version=$1 src=$2 work=$3 program=$4 nvidia_dir=$5 nvcc=$6 program12=${7:-} nvidia12_dir=${8:-}
 fail() { echo "deb: FAIL: $*"; exit 1; }
 skip() { echo "deb: $* -- skipped"; exit 77; }
+arch=$(dpkg --print-architecture) || fail "dpkg --print-architecture failed"
+foreign=0
+if [ "${1:-}" = --arch ]; then
+    [ "$2" != "$arch" ] || fail "--arch $2 is this machine's: run the test without it"
+    arch=$2 foreign=1
+    shift 2
+    version=$1 src=$2 work=$3
+    command -v qemu-aarch64 >/dev/null || skip "no qemu-aarch64 (qemu-user)"
+    [ -e /lib/ld-linux-aarch64.so.1 ] || skip "no arm64 loader and libc (libc6:arm64)"
+else
+    version=$1 src=$2 work=$3 program=$4 nvidia_dir=$5 nvcc=$6 program12=${7:-} nvidia12_dir=${8:-}
+fi
 rm -rf "$work"
 mkdir -p "$work"
-arch=$(dpkg --print-architecture) || fail "dpkg --print-architecture failed"
-multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null) ||
+multiarch=$(dpkg-architecture -a"$arch" -qDEB_HOST_MULTIARCH 2>/dev/null) ||
     fail "dpkg-architecture is missing (dpkg-dev): run tools/install-deps.sh"
 command -v lintian >/dev/null || fail "lintian is missing: run tools/install-deps.sh"
 command -v pkg-config >/dev/null || fail "pkg-config is missing: run tools/install-deps.sh"
 
 # 1. The package.
 start=$SECONDS
-deb=$(MINICUDART_DEB_BUILD_DIR=$work/tree "$src/tools/build-deb.sh" "$work/dist" 2>"$work/build.err") ||
+deb=$(MINICUDART_DEB_BUILD_DIR=$work/tree "$src/tools/build-deb.sh" --arch "$arch" "$work/dist" 2>"$work/build.err") ||
     { cat "$work/build.err"; fail "tools/build-deb.sh failed"; }
 name=$(basename "$deb")
 echo "deb: built $name ($(stat -c %s "$deb") bytes) in $((SECONDS - start)) s"
@@ -62,6 +80,35 @@ grep -v 'running with root privileges' "$work/lintian.out" | sed 's/^/deb: linti
 grep -q '^E: ' "$work/lintian.out" && fail "lintian reports errors"
 [ $lintian_rc = 0 ] || fail "lintian exited with $lintian_rc"
 echo "deb: lintian: $(grep -c '^E: ' "$work/lintian.out") errors, $(grep -c '^W: ' "$work/lintian.out") warnings"
+
+# Another machine's package: what can be checked here of its binaries.
+if [ $foreign = 1 ]; then
+    rm -rf "$work/root"
+    dpkg-deb -x "$deb" "$work/root" || fail "dpkg-deb -x failed"
+    glibc_max=0.0
+    for f in usr/bin/minicudart usr/bin/fatbin "$dropin/libcudart.so.13" "$dropin/libcudart.so.12" \
+             "$lib/libminicudart.a" "$lib/libminicudart12.a"; do
+        machines=$(readelf -h "$work/root/$f" 2>/dev/null | sed -n 's/^ *Machine: *//p' | sort -u)
+        [ "$machines" = AArch64 ] || fail "$f: machine ${machines:-none}, want AArch64"
+        case $f in *.a) continue ;; esac
+        max=$(readelf -V "$work/root/$f" | grep -o 'GLIBC_[0-9.]*' | sed 's/GLIBC_//' | sort -V | tail -n 1)
+        glibc_max=$(printf '%s\n' "$glibc_max" "$max" | sort -V | tail -n 1)
+    done
+    [[ $(field Depends) =~ ^libc6\ \(\>=\ ([0-9.]+)\)$ ]] || fail "Depends: $(field Depends), want libc6 (>= X)"
+    [ "$(printf '%s\n' "$glibc_max" "${BASH_REMATCH[1]}" | sort -V | tail -n 1)" = "${BASH_REMATCH[1]}" ] ||
+        fail "Depends: libc6 (>= ${BASH_REMATCH[1]}), but the binaries need GLIBC_$glibc_max"
+    echo "deb: every binary AArch64; newest glibc symbols GLIBC_$glibc_max, within Depends: $(field Depends)"
+    (unset QEMU_LD_PREFIX; qemu-aarch64 "$work/root/usr/bin/minicudart" --version) >"$work/version.out" 2>&1 ||
+        { cat "$work/version.out"; fail "minicudart --version failed under qemu-aarch64"; }
+    grep -qx "minicudart $version" "$work/version.out" || fail "minicudart --version: $(head -n 1 "$work/version.out")"
+    for so in libcudart.so.13 libcudart.so.12; do
+        grep -qx "library: $work/root/$dropin/$so" "$work/version.out" ||
+            fail "minicudart --version does not name $work/root/$dropin/$so: $(cat "$work/version.out")"
+    done
+    echo "deb: qemu-aarch64 usr/bin/minicudart --version: $(head -n 1 "$work/version.out"), the private folder's libraries"
+    echo "deb: $arch: built and checked (not installed: this machine is $(dpkg --print-architecture))"
+    exit 0
+fi
 
 # 2. Install, on this machine.
 [ "$(id -u)" = 0 ] || skip "dpkg -i needs root; package built and checked, not installed"
