@@ -6,11 +6,12 @@
 # on the environment's libcudart.so.12 as NVIDIA's 12.9 runtime answers it.  Exit 77 (ctest: skipped) only when no package index is reachable
 # for the build backend; everything else failing fails.
 #
-# With --wheel (the test package_wheel): tools/build-wheel.sh makes the binary wheel and the
-# sdist; the wheel's name (VERSION, the tree's, and a manylinux tag), what auditwheel says of it
-# and its contents are checked; then it is installed with --no-index --only-binary=:all: (no
-# index, no build, no compiler) and used as above.  Needs no package index: the tools are those
-# of tools/install-deps.sh, whose absence fails the test.
+# With --wheel (the test package_wheel): tools/build-wheel.sh --arch x86_64 makes the x86-64
+# binary wheel and the sdist; wheel_check.sh checks the wheel (its name: VERSION, the tree's, and
+# manylinux_2_28_x86_64; what auditwheel says of it; its files; glibc 2.28's symbols at most);
+# then it is installed with --no-index --only-binary=:all: (no index, no build, no compiler) and
+# used as above.  Needs no package index: the tools are those of tools/install-deps.sh, whose
+# absence fails the test.  (The aarch64 wheel: wheel_aarch64_test.sh.)
 set -u
 mode=source
 if [ "${1:-}" = --wheel ]; then
@@ -34,50 +35,22 @@ if [ $mode = source ]; then
 else
     mkdir -p "$work/tmp"
     start=$SECONDS
-    wheel=$(TMPDIR=$work/tmp "$src/tools/build-wheel.sh" "$work/dist" 2>"$work/build.err") ||
-        { cat "$work/build.err"; fail "tools/build-wheel.sh failed"; }
-    name=$(basename "$wheel")
-    echo "pip: built $name ($(stat -c %s "$wheel") bytes) in $((SECONDS - start)) s"
-    [[ $name =~ ^minicudart-${version//+/\\+}-py3-none-manylinux_2_([0-9]+)_x86_64\.whl$ ]] ||
-        fail "wheel $name: not minicudart-$version-py3-none-manylinux_2_<N>_x86_64.whl"
-    tag=manylinux_2_${BASH_REMATCH[1]}_x86_64
+    wheel=$(TMPDIR=$work/tmp "$src/tools/build-wheel.sh" --arch x86_64 "$work/dist" 2>"$work/build.err") ||
+        { cat "$work/build.err"; fail "tools/build-wheel.sh --arch x86_64 failed"; }
+    echo "pip: built $(basename "$wheel") ($(stat -c %s "$wheel") bytes) in $((SECONDS - start)) s"
     [ -f "$work/dist/minicudart-$version.tar.gz" ] || fail "no sdist minicudart-$version.tar.gz"
-    for f in pyproject.toml CMakeLists.txt lib/core/core.h python/minicudart/__init__.py; do
+    for f in pyproject.toml CMakeLists.txt lib/core/core.h python/minicudart/__init__.py \
+             cmake/zig-common.cmake cmake/zig-x86_64.cmake cmake/zig-aarch64.cmake; do
         tar -tzf "$work/dist/minicudart-$version.tar.gz" | grep -qx "minicudart-$version/$f" ||
             fail "the sdist has no $f"
     done
-    # auditwheel's verdict on the repaired wheel: that tag, and nothing grafted in.
-    venv_tools=${MINICUDART_PACKAGING_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/minicudart/packaging}
-    "$venv_tools/bin/python" -m auditwheel show "$wheel" >"$work/show.log" 2>&1 ||
-        { cat "$work/show.log"; fail "auditwheel show failed"; }
-    tr -s ' \n' ' ' <"$work/show.log" | grep -q "consistent with the following platform tag: \"$tag\"" ||
-        { cat "$work/show.log"; fail "auditwheel show does not say $tag"; }
-    # Exactly these files (a wheel has no links: no libcudart.so copy, and minicudart-run/ holds
-    # copies of the two libraries), and no grafted library.
-    data=minicudart-$version.data/data
-    printf '%s\n' minicudart/__init__.py minicudart/__main__.py \
-        "$data/bin/fatbin" "$data/bin/minicudart" "$data/include/minicudart.h" \
-        "$data/lib/libcudart.so.13" "$data/lib/libcudart.so.12" \
-        "$data/lib/minicudart-run/libcudart.so.13" "$data/lib/minicudart-run/libcudart.so.12" \
-        "$data/lib/libminicudart.a" "$data/lib/libminicudart12.a" \
-        "$data/lib/pkgconfig/minicudart.pc" "$data/lib/pkgconfig/minicudart12.pc" \
-        "$data/lib/cmake/minicudart/minicudartConfig.cmake" \
-        "$data/lib/cmake/minicudart/minicudartConfigVersion.cmake" \
-        "$data/lib/cmake/minicudart/minicudartTargets.cmake" \
-        "$data/lib/cmake/minicudart/minicudartTargets-release.cmake" \
-        "minicudart-$version.dist-info/METADATA" "minicudart-$version.dist-info/WHEEL" \
-        "minicudart-$version.dist-info/RECORD" "minicudart-$version.dist-info/licenses/LICENSE" |
-        sort >"$work/want.txt"
-    python3 -c 'import sys, zipfile; print("\n".join(n for n in zipfile.ZipFile(sys.argv[1]).namelist() if not n.endswith("/")))' \
-        "$wheel" | sort >"$work/have.txt"
-    diff "$work/want.txt" "$work/have.txt" >"$work/contents.diff" ||
-        { cat "$work/contents.diff"; fail "the wheel's files are not the expected ones (< missing, > extra)"; }
-    unzip -p "$wheel" "minicudart-$version.dist-info/WHEEL" | grep -qx "Tag: py3-none-$tag" ||
-        fail "the WHEEL file's tag is not py3-none-$tag"
+    # Its name, tag, auditwheel's verdict, files, machine and glibc symbols.
+    "$src/tests/install/wheel_check.sh" "$version" x86_64 "$wheel" "$work/check" ||
+        fail "the wheel is not as it should be"
     # No index, binaries only: nothing can be built, so no compiler is used.
     "$pip" install -q --no-index --only-binary=:all: "$wheel" >"$work/install.log" 2>&1 ||
         { tail -n 20 "$work/install.log"; fail "pip install --no-index --only-binary=:all: failed"; }
-    echo "pip: $tag; sdist $(stat -c %s "$work/dist/minicudart-$version.tar.gz") bytes"
+    echo "pip: sdist $(stat -c %s "$work/dist/minicudart-$version.tar.gz") bytes"
 fi
 for f in bin/minicudart bin/fatbin lib/libcudart.so.13 lib/libcudart.so.12 \
          lib/minicudart-run/libcudart.so.13 lib/minicudart-run/libcudart.so.12 \
