@@ -89,14 +89,16 @@ _Static_assert(sizeof(struct cudaMemcpy3DBatchOp) == sizeof(CUDA_MEMCPY3D_BATCH_
                    sizeof(struct cudaExtent) == sizeof(CUextent3D),
                "3D batch operations differ");
 
-/* Enters the context and checks that the optional driver entry point is there. */
-static cudaError_t rt_batch_enter(bool present, rt_api api, const char *entry,
+/* Enters the context and checks that the optional driver entry point is there.  The entry is
+ * read only after the context is entered: a batch may be a process's first CUDA call, and the
+ * driver's table is empty until the driver is loaded. */
+static cudaError_t rt_batch_enter(void *const *slot, rt_api api, const char *entry,
                                   rt_device **d)
 {
     cudaError_t e = rt_context_enter(d);
     if (e != cudaSuccess)
         return e;
-    return rt_driver_optional(present, api, entry);
+    return rt_driver_optional(*slot != NULL, api, entry);
 }
 
 /* ---- copies --------------------------------------------------------------------------------- */
@@ -107,8 +109,8 @@ static cudaError_t rt_memcpy_batch(void *const *dsts, const void *const *srcs,
                                    size_t numAttrs, cudaStream_t stream, rt_api api)
 {
     rt_device *d;
-    cudaError_t e = rt_batch_enter(rt_drv.cuMemcpyBatchAsync != NULL, api, "cuMemcpyBatchAsync",
-                                   &d);
+    cudaError_t e = rt_batch_enter((void *const *)&rt_drv.cuMemcpyBatchAsync, api,
+                                   "cuMemcpyBatchAsync", &d);
     if (e != cudaSuccess)
         return e;
     if ((count && (!dsts || !srcs || !sizes)) || (numAttrs && (!attrs || !attrsIdxs)))
@@ -160,7 +162,7 @@ static cudaError_t rt_memcpy_3d_batch(size_t numOps, struct cudaMemcpy3DBatchOp 
                                       unsigned long long flags, cudaStream_t stream, rt_api api)
 {
     rt_device *d;
-    cudaError_t e = rt_batch_enter(rt_drv.cuMemcpy3DBatchAsync != NULL, api,
+    cudaError_t e = rt_batch_enter((void *const *)&rt_drv.cuMemcpy3DBatchAsync, api,
                                    "cuMemcpy3DBatchAsync", &d);
     if (e != cudaSuccess)
         return e;
@@ -324,11 +326,11 @@ static cudaError_t rt_range_batch(rt_api api, rt_range_op op, void **dptrs, size
 {
     static const char *const entry[] = {"cuMemPrefetchBatchAsync", "cuMemDiscardBatchAsync",
                                         "cuMemDiscardAndPrefetchBatchAsync"};
-    bool present = op == RT_PREFETCH ? rt_drv.cuMemPrefetchBatchAsync != NULL
-                   : op == RT_DISCARD ? rt_drv.cuMemDiscardBatchAsync != NULL
-                                      : rt_drv.cuMemDiscardAndPrefetchBatchAsync != NULL;
+    void *const *slot = op == RT_PREFETCH ? (void *const *)&rt_drv.cuMemPrefetchBatchAsync
+                        : op == RT_DISCARD ? (void *const *)&rt_drv.cuMemDiscardBatchAsync
+                                           : (void *const *)&rt_drv.cuMemDiscardAndPrefetchBatchAsync;
     rt_device *d;
-    cudaError_t e = rt_batch_enter(present, api, entry[op], &d);
+    cudaError_t e = rt_batch_enter(slot, api, entry[op], &d);
     if (e != cudaSuccess)
         return e;
     if ((count && (!dptrs || !sizes)) || (op != RT_DISCARD && numLocs && (!locs || !locIdxs)))
