@@ -236,8 +236,7 @@ cudaError_t rt_driver_newer(bool present, rt_api api, const char *entry)
 {
     if (present)
         return cudaSuccess;
-    RT_TRACE("%s: the driver (%d) has no %s, and the runtime cannot answer without it: "
-             "cudaErrorCallRequiresNewerDriver, as NVIDIA's runtime answers", rt_api_name(api),
-             rt_drv.version, entry);
+    RT_TRACE("%s: the driver (%d) has no %s: cudaErrorCallRequiresNewerDriver, as NVIDIA's "
+             "runtime answers", rt_api_name(api), rt_drv.version, entry);
     return cudaErrorCallRequiresNewerDriver;
 }

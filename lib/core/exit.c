@@ -35,13 +35,9 @@ static cudaError_t rt_error_store(rt_api api, cudaError_t e)
 
 cudaError_t rt_exit_error(rt_api api, cudaError_t e)
 {
+    /* The trace said why the driver is not usable when it was loaded ("driver: ..."). */
     cudaError_t init = rt_driver_failure();
-    if (init != cudaSuccess && init != e) {
-        RT_TRACE("%s: %s before the call's own %s: the driver is not usable", rt_api_name(api),
-                 rt_error_name(init), rt_error_name(e));
-        e = init;
-    }
-    return rt_error_store(api, e);
+    return rt_error_store(api, init != cudaSuccess ? init : e);
 }
 
 cudaError_t rt_exit_uninit(rt_api api, cudaError_t e)
