@@ -554,14 +554,17 @@ RT_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n
     RT_ENTER();
     _Static_assert(cudaOccupancyDisableCachingOverride == CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE,
                    "occupancy flags differ");
-    if (!numBlocks || (flags & ~(unsigned)cudaOccupancyDisableCachingOverride))
-        RT_RETURN(cudaErrorInvalidValue);
+    /* The function before the other arguments: NVIDIA's runtime answers an unknown one (NULL
+     * included) with cudaErrorInvalidDeviceFunction even when numBlocks is NULL too (H200), and
+     * so in cudaOccupancyAvailableDynamicSMemPerBlock. */
     rt_device *d;
     rt_kernel *k;
     CUfunction f;
     cudaError_t e = rt_function_resolve(func, &d, &k, &f);
     if (e != cudaSuccess)
         RT_RETURN(e);
+    if (!numBlocks || (flags & ~(unsigned)cudaOccupancyDisableCachingOverride))
+        RT_RETURN(cudaErrorInvalidValue);
     /* The function has the program's settings applied (rt_function_resolve): the driver notes
      * that a kernel's attributes may change its occupancy. */
     CUresult r = rt_drv.cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
@@ -587,14 +590,14 @@ RT_API cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmem
                                                              int blockSize)
 {
     RT_ENTER();
-    if (!dynamicSmemSize)
-        RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
     rt_kernel *k;
     CUfunction f;
     cudaError_t e = rt_function_resolve(func, &d, &k, &f);
     if (e != cudaSuccess)
         RT_RETURN(e);
+    if (!dynamicSmemSize)
+        RT_RETURN(cudaErrorInvalidValue);
     /* The most dynamic shared memory a block may ask for so that numBlocks blocks of blockSize
      * threads still fit on one SM, in the current context. */
     CUresult r = rt_drv.cuOccupancyAvailableDynamicSMemPerBlock(dynamicSmemSize, f, numBlocks,

@@ -223,6 +223,8 @@ RT_API cudaError_t cudaGetMipmappedArrayLevel(cudaArray_t *levelArray,
                                               unsigned int level)
 {
     RT_ENTER();
+    if (!mipmappedArray)            /* before a NULL output, as NVIDIA's runtime (H200) */
+        RT_RETURN(cudaErrorInvalidResourceHandle);
     if (!levelArray)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;

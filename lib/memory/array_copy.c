@@ -105,13 +105,13 @@ static cudaError_t rt_memcpy_2d_array(cudaArray_const_t array, size_t x_bytes, s
                                       size_t height, enum cudaMemcpyKind kind, bool to_array,
                                       const rt_copy_mode *m)
 {
-    CUmemorytype type;
-    cudaError_t e = rt_linear_type(kind, to_array, &type);
-    if (e != cudaSuccess)
-        return e;
+    /* A copy of nothing succeeds before its direction is looked at (NVIDIA's runtime, H200). */
     rt_device *d;
-    e = rt_context_enter(&d);
+    cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess || width == 0 || height == 0)
+        return e;
+    CUmemorytype type;
+    if ((e = rt_linear_type(kind, to_array, &type)) != cudaSuccess)
         return e;
     if (!array)
         return cudaErrorInvalidResourceHandle;
@@ -188,13 +188,12 @@ static cudaError_t rt_memcpy_array_run(cudaArray_const_t array, size_t x, size_t
                                        enum cudaMemcpyKind kind, bool to_array,
                                        const rt_copy_mode *m)
 {
-    CUmemorytype type;
-    cudaError_t e = rt_linear_type(kind, to_array, &type);
-    if (e != cudaSuccess)
-        return e;
     rt_device *d;
-    e = rt_context_enter(&d);
-    if (e != cudaSuccess || count == 0)
+    cudaError_t e = rt_context_enter(&d);
+    if (e != cudaSuccess || count == 0)        /* as above: nothing to copy comes first */
+        return e;
+    CUmemorytype type;
+    if ((e = rt_linear_type(kind, to_array, &type)) != cudaSuccess)
         return e;
     size_t row_bytes = 0, rows = 0;
     e = rt_array_rows(array, &row_bytes, &rows);
@@ -251,12 +250,12 @@ static cudaError_t rt_memcpy_2d_array_array(cudaArray_t dst, size_t xd, size_t y
                                             size_t width, size_t height,
                                             enum cudaMemcpyKind kind, const rt_copy_mode *m)
 {
-    if (kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
-        return cudaErrorInvalidMemcpyDirection;
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess || width == 0 || height == 0)
         return e;
+    if (kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
+        return cudaErrorInvalidMemcpyDirection;
     /* NVIDIA's answers (H200): a NULL destination is an invalid value, a NULL source an invalid
      * handle. */
     if (!dst)
@@ -290,12 +289,12 @@ static cudaError_t rt_memcpy_array_array_run(cudaArray_t dst, size_t xd, size_t 
                                              size_t count, enum cudaMemcpyKind kind,
                                              const rt_copy_mode *m)
 {
-    if (kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
-        return cudaErrorInvalidMemcpyDirection;
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess || count == 0)
         return e;
+    if (kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
+        return cudaErrorInvalidMemcpyDirection;
     size_t dst_row = 0, dst_rows = 0, src_row = 0, src_rows = 0;
     e = rt_array_rows(dst, &dst_row, &dst_rows);
     if (e == cudaSuccess)

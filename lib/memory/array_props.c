@@ -74,6 +74,10 @@ RT_API cudaError_t cudaArrayGetPlane(cudaArray_t *pPlaneArray, cudaArray_t hArra
                                      unsigned int planeIdx)
 {
     RT_ENTER();
+    /* A NULL array before a NULL output: cudaErrorInvalidResourceHandle, NVIDIA's answer with
+     * both NULL (H200), as in cudaGetMipmappedArrayLevel (array.c). */
+    if (!hArray)
+        RT_RETURN(cudaErrorInvalidResourceHandle);
     if (!pPlaneArray)
         RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;

@@ -347,9 +347,20 @@ cudaError_t rt_symbol_side(const void *symbol, size_t count, size_t offset,
     return rt_symbol_span(symbol, count, offset, out);
 }
 
+/* A symbol copy of nothing succeeds before its symbol and its direction are looked at, once the
+ * context is entered (NVIDIA's runtime, H200: cudaMemcpyToSymbol(NULL, NULL, 0, 0,
+ * cudaMemcpyHostToHost) is cudaSuccess). */
+static cudaError_t rt_symbol_copy_nothing(void)
+{
+    rt_device *d;
+    return rt_context_enter(&d);
+}
+
 static cudaError_t rt_memcpy_to_symbol(const void *symbol, const void *src, size_t count,
                                        size_t offset, enum cudaMemcpyKind kind, bool per_thread)
 {
+    if (count == 0)
+        return rt_symbol_copy_nothing();
     CUdeviceptr dst = 0;
     cudaError_t e = rt_symbol_side(symbol, count, offset, kind, true, &dst);
     return e != cudaSuccess ? e : rt_memcpy((void *)(uintptr_t)dst, src, count, kind, per_thread);
@@ -368,6 +379,8 @@ static cudaError_t rt_memcpy_from_symbol(void *dst, const void *symbol, size_t c
                                          size_t offset, enum cudaMemcpyKind kind,
                                          bool per_thread)
 {
+    if (count == 0)
+        return rt_symbol_copy_nothing();
     CUdeviceptr src = 0;
     cudaError_t e = rt_symbol_side(symbol, count, offset, kind, false, &src);
     return e != cudaSuccess ? e
@@ -412,6 +425,8 @@ static cudaError_t rt_memcpy_to_symbol_async(const void *symbol, const void *src
                                              size_t offset, enum cudaMemcpyKind kind,
                                              CUstream stream)
 {
+    if (count == 0)
+        return rt_symbol_copy_nothing();
     CUdeviceptr dst = 0;
     cudaError_t e = rt_symbol_side(symbol, count, offset, kind, true, &dst);
     return e != cudaSuccess ? e
@@ -431,6 +446,8 @@ static cudaError_t rt_memcpy_from_symbol_async(void *dst, const void *symbol, si
                                                size_t offset, enum cudaMemcpyKind kind,
                                                CUstream stream)
 {
+    if (count == 0)
+        return rt_symbol_copy_nothing();
     CUdeviceptr src = 0;
     cudaError_t e = rt_symbol_side(symbol, count, offset, kind, false, &src);
     return e != cudaSuccess ? e
@@ -481,6 +498,10 @@ RT_API cudaError_t cudaMemcpyFromSymbolAsync_ptsz(void *dst, const void *symbol,
 RT_API cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol)
 {
     RT_ENTER();
+    /* The symbol before the pointer: an unknown one is cudaErrorInvalidSymbol even with a NULL
+     * devPtr (NVIDIA's runtime, H200), and so in cudaGetSymbolSize. */
+    if (!rt_var_find(symbol))
+        RT_RETURN(cudaErrorInvalidSymbol);
     if (!devPtr)
         RT_RETURN(cudaErrorInvalidValue);
     CUdeviceptr address = 0;
@@ -493,11 +514,11 @@ RT_API cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol)
 RT_API cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol)
 {
     RT_ENTER();
-    if (!size)
-        RT_RETURN(cudaErrorInvalidValue);
     rt_var *v = rt_var_find(symbol);
     if (!v)
         RT_RETURN(cudaErrorInvalidSymbol);
+    if (!size)
+        RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)

@@ -350,6 +350,23 @@ static const misuse_case cases[] = {
      destroy_made},
 
     // ---- copies to and from arrays (arr: 4 rows of 64 bytes) ----
+    // A copy of nothing succeeds before its direction and arrays are looked at.
+    {"cudaMemcpyToArray.nothing_all_null",
+     [] { return cudaMemcpyToArray(NULL, 0, 0, NULL, 0, cudaMemcpyHostToHost); }},
+    {"cudaMemcpyFromArray.nothing_all_null",
+     [] { return cudaMemcpyFromArray(NULL, NULL, 0, 0, 0, cudaMemcpyHostToHost); }},
+    {"cudaMemcpy2DToArray.nothing_all_null",
+     [] { return cudaMemcpy2DToArray(NULL, 0, 0, NULL, 0, 0, 0, cudaMemcpyHostToHost); }},
+    {"cudaMemcpy2DFromArrayAsync.nothing_all_null",
+     [] { return cudaMemcpy2DFromArrayAsync(NULL, 0, NULL, 0, 0, 0, 0, cudaMemcpyHostToHost, 0); }},
+    {"cudaMemcpyArrayToArray.nothing_all_null",
+     [] { return cudaMemcpyArrayToArray(NULL, 0, 0, NULL, 0, 0, 0, cudaMemcpyHostToHost); }},
+    {"cudaMemcpy2DArrayToArray.nothing_all_null",
+     [] { return cudaMemcpy2DArrayToArray(NULL, 0, 0, NULL, 0, 0, 0, 0, cudaMemcpyHostToHost); }},
+    {"cudaMemcpy2DToArray.zero_height_kind_d2h",
+     [] { return cudaMemcpy2DToArray(arr, 0, 0, pinned, ROW, ROW, 0, cudaMemcpyDeviceToHost); }},
+    {"cudaArrayGetPlane.both_null", [] { return cudaArrayGetPlane(NULL, NULL, 0); }},
+    {"cudaGetMipmappedArrayLevel.both_null", [] { return cudaGetMipmappedArrayLevel(NULL, NULL, 0); }},
     {"cudaMemcpyToArray.null_array",
      [] { return cudaMemcpyToArray(NULL, 0, 0, pinned, 16, cudaMemcpyHostToDevice); }},
     {"cudaMemcpyToArray.null_src",

@@ -6,6 +6,39 @@
 #include "misuse_graph_nodes.h"
 
 static const misuse_case cases[] = {
+    // The symbol comes before every other argument: each of these is all NULL but the kind.
+    {"cudaGraphAddMemcpyNodeToSymbol.all_null",
+     [] {
+         return cudaGraphAddMemcpyNodeToSymbol(NULL, NULL, NULL, 0, NULL, NULL, 0, 0,
+                                               cudaMemcpyHostToHost);
+     },
+     clean},
+    {"cudaGraphAddMemcpyNodeFromSymbol.all_null",
+     [] {
+         return cudaGraphAddMemcpyNodeFromSymbol(NULL, NULL, NULL, 0, NULL, NULL, 0, 0,
+                                                 cudaMemcpyHostToHost);
+     },
+     clean},
+    {"cudaGraphMemcpyNodeSetParamsToSymbol.all_null",
+     [] { return cudaGraphMemcpyNodeSetParamsToSymbol(NULL, NULL, NULL, 0, 0, cudaMemcpyHostToHost); },
+     clean},
+    {"cudaGraphMemcpyNodeSetParamsFromSymbol.all_null",
+     [] {
+         return cudaGraphMemcpyNodeSetParamsFromSymbol(NULL, NULL, NULL, 0, 0, cudaMemcpyHostToHost);
+     },
+     clean},
+    {"cudaGraphExecMemcpyNodeSetParamsToSymbol.all_null",
+     [] {
+         return cudaGraphExecMemcpyNodeSetParamsToSymbol(NULL, NULL, NULL, NULL, 0, 0,
+                                                         cudaMemcpyHostToHost);
+     },
+     clean},
+    {"cudaGraphExecMemcpyNodeSetParamsFromSymbol.all_null",
+     [] {
+         return cudaGraphExecMemcpyNodeSetParamsFromSymbol(NULL, NULL, NULL, NULL, 0, 0,
+                                                           cudaMemcpyHostToHost);
+     },
+     clean},
     {"cudaGraphAddMemcpyNodeToSymbol.null_out",
      [] {
          return cudaGraphAddMemcpyNodeToSymbol(NULL, fresh_graph(), NULL, 0, sym, d, 16, 0,

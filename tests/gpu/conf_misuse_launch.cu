@@ -397,6 +397,12 @@ static const misuse_case cases[] = {
     {"cudaFuncGetParamInfo.null_outputs", [] { return cudaFuncGetParamInfo(K, 0, NULL, NULL); }},
 
     // ---- occupancy ----
+    {"cudaOccupancyMaxActiveBlocksPerMultiprocessor.both_null",
+     [] { return cudaOccupancyMaxActiveBlocksPerMultiprocessor(NULL, NULL, 32, 0); }},
+    {"cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags.both_null_bad_flags",
+     [] { return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(NULL, NULL, 32, 0, 8); }},
+    {"cudaOccupancyAvailableDynamicSMemPerBlock.both_null",
+     [] { return cudaOccupancyAvailableDynamicSMemPerBlock(NULL, NULL, 1, 32); }},
     {"cudaOccupancyMaxActiveBlocksPerMultiprocessor.null_out",
      [] { return cudaOccupancyMaxActiveBlocksPerMultiprocessor(NULL, K, 32, 0); }},
     {"cudaOccupancyMaxActiveBlocksPerMultiprocessor.not_a_kernel",

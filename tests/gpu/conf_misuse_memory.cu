@@ -302,6 +302,18 @@ static const misuse_case cases[] = {
      [] { return cudaMemcpyFromSymbolAsync_ptsz(pinned, page, 4, 0, cudaMemcpyDeviceToHost, 0); }},
     {"cudaMemcpyFromSymbolAsync_ptsz.null_dst",
      [] { return cudaMemcpyFromSymbolAsync_ptsz(NULL, symbol, 4, 0, cudaMemcpyDeviceToHost, 0); }},
+    // A copy of nothing succeeds before its symbol and direction are looked at; the symbol
+    // comes before a NULL output.
+    {"cudaMemcpyToSymbol.nothing_all_null",
+     [] { return cudaMemcpyToSymbol(NULL, NULL, 0, 0, cudaMemcpyHostToHost); }},
+    {"cudaMemcpyFromSymbol.nothing_all_null",
+     [] { return cudaMemcpyFromSymbol(NULL, NULL, 0, 0, cudaMemcpyHostToHost); }},
+    {"cudaMemcpyToSymbolAsync.nothing_all_null",
+     [] { return cudaMemcpyToSymbolAsync(NULL, NULL, 0, 0, cudaMemcpyHostToHost, s); }},
+    {"cudaMemcpyFromSymbolAsync_ptsz.nothing_all_null",
+     [] { return cudaMemcpyFromSymbolAsync_ptsz(NULL, NULL, 0, 0, cudaMemcpyHostToHost, 0); }},
+    {"cudaGetSymbolAddress.both_null", [] { return cudaGetSymbolAddress(NULL, NULL); }},
+    {"cudaGetSymbolSize.both_null", [] { return cudaGetSymbolSize(NULL, NULL); }},
     {"cudaGetSymbolAddress.null_out", [] { return cudaGetSymbolAddress(NULL, symbol); }},
     {"cudaGetSymbolAddress.not_a_symbol", [] { return cudaGetSymbolAddress(&out_ptr, page); }},
     {"cudaGetSymbolAddress.null_symbol", [] { return cudaGetSymbolAddress(&out_ptr, NULL); }},
