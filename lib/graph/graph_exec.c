@@ -354,11 +354,6 @@ RT_API cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol(cudaGraphExec_t hGra
                                                             enum cudaMemcpyKind kind)
 {
     RT_ENTER();
-    /* An unknown symbol comes first, before the node, the graph and the direction: NVIDIA's
-     * runtime answers cudaErrorInvalidSymbol for it with every other argument NULL (H200), and
-     * so in the other symbol forms of the memcpy nodes. */
-    if (!rt_var_find(symbol))
-        RT_RETURN(cudaErrorInvalidSymbol);
     RT_EXEC_ENTER(hGraphExec, d);
     CUDA_MEMCPY3D copy;
     cudaError_t e = rt_graph_memcpy_symbol(symbol, src, count, offset, kind, true, &copy);
@@ -372,8 +367,6 @@ RT_API cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol(cudaGraphExec_t hG
                                                               enum cudaMemcpyKind kind)
 {
     RT_ENTER();
-    if (!rt_var_find(symbol))
-        RT_RETURN(cudaErrorInvalidSymbol);
     RT_EXEC_ENTER(hGraphExec, d);
     CUDA_MEMCPY3D copy;
     cudaError_t e = rt_graph_memcpy_symbol(symbol, dst, count, offset, kind, false, &copy);

@@ -299,9 +299,9 @@ RT_API cudaError_t cudaGraphAddMemcpyNodeToSymbol(cudaGraphNode_t *pGraphNode, c
                                                   enum cudaMemcpyKind kind)
 {
     RT_ENTER();
-    /* An unknown symbol comes first, before the node, the graph and the direction: NVIDIA's
-     * runtime answers cudaErrorInvalidSymbol for it with every other argument NULL (H200), and
-     * so in the other symbol forms of the memcpy nodes. */
+    /* An unknown symbol comes before a NULL node: NVIDIA's runtime answers
+     * cudaErrorInvalidSymbol with every other argument NULL (H200); the setters check it first
+     * through rt_graph_memcpy_symbol (graph_params.c). */
     if (!rt_var_find(symbol))
         RT_RETURN(cudaErrorInvalidSymbol);
     if (!pGraphNode)
@@ -387,8 +387,6 @@ RT_API cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol(cudaGraphNode_t node, co
                                                         size_t offset, enum cudaMemcpyKind kind)
 {
     RT_ENTER();
-    if (!rt_var_find(symbol))
-        RT_RETURN(cudaErrorInvalidSymbol);
     RT_GRAPH_ENTER(d);
     CUDA_MEMCPY3D copy;
     cudaError_t e = rt_graph_memcpy_symbol(symbol, src, count, offset, kind, true, &copy);
@@ -400,8 +398,6 @@ RT_API cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol(cudaGraphNode_t node, 
                                                           size_t offset, enum cudaMemcpyKind kind)
 {
     RT_ENTER();
-    if (!rt_var_find(symbol))
-        RT_RETURN(cudaErrorInvalidSymbol);
     RT_GRAPH_ENTER(d);
     CUDA_MEMCPY3D copy;
     cudaError_t e = rt_graph_memcpy_symbol(symbol, dst, count, offset, kind, false, &copy);

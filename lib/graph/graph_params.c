@@ -328,8 +328,12 @@ cudaError_t rt_graph_memcpy_symbol(const void *symbol, const void *other, size_t
                                    size_t offset, enum cudaMemcpyKind kind, bool to_symbol,
                                    CUDA_MEMCPY3D *out)
 {
-    /* The variable's address on the current device (its module loaded there if need be) and
-     * the span checked against its size; the kind must name the device on the symbol's side. */
+    /* An unknown symbol first, before the direction (and in the setters before the node):
+     * NVIDIA's order (H200; graph_nodes.c).  Then the variable's address on the current device
+     * (its module loaded there if need be) and the span checked against its size; the kind must
+     * name the device on the symbol's side. */
+    if (!rt_var_find(symbol))
+        return cudaErrorInvalidSymbol;
     CUdeviceptr address = 0;
     cudaError_t e = rt_symbol_side(symbol, count, offset, kind, to_symbol, &address);
     if (e != cudaSuccess)

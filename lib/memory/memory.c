@@ -500,10 +500,8 @@ RT_API cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol)
     RT_ENTER();
     /* The symbol before the pointer: an unknown one is cudaErrorInvalidSymbol even with a NULL
      * devPtr (NVIDIA's runtime, H200), and so in cudaGetSymbolSize. */
-    if (!rt_var_find(symbol))
-        RT_RETURN(cudaErrorInvalidSymbol);
     if (!devPtr)
-        RT_RETURN(cudaErrorInvalidValue);
+        RT_RETURN(rt_var_find(symbol) ? cudaErrorInvalidValue : cudaErrorInvalidSymbol);
     CUdeviceptr address = 0;
     cudaError_t e = rt_symbol_span(symbol, 0, 0, &address);
     if (e == cudaSuccess)
