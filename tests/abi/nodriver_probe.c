@@ -64,7 +64,8 @@ int main(int argc, char **argv)
         pid_t child = fork();
         if (child == 0) {
             close(pipe_fds[0]);
-            alarm(10);
+            const char *limit = getenv("NODRIVER_PROBE_ALARM_S");   /* a call that hangs */
+            alarm(limit && *limit ? (unsigned)atoi(limit) : 10);
             int result = call(f, buffers_mode);
             _exit(write(pipe_fds[1], &result, sizeof result) == sizeof result ? 0 : 1);
         }
