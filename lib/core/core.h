@@ -137,11 +137,12 @@ const char *rt_error_name(cudaError_t e);
 
 /* ---- exit.c --------------------------------------------------------------------------------- */
 
-/* Records e (the driver's failure instead, while the driver is not usable) as the calling thread's last error (when it is not cudaSuccess), traces it with the
- * name of the API call that raised it, and returns it.  Every public entry point leaves through
- * rt_exit, which also closes the call RT_ENTER opened (below), so the last-error rules hold by
- * construction.  Success, the common case on the launch path, costs a compare: the call to
- * rt_exit_error happens only for a failure. */
+/* Records e as the calling thread's last error (when it is not cudaSuccess; while the driver is
+ * not usable, the driver's failure instead: exit.c), traces it with the name of the API call
+ * that raised it, and returns it.  Every public entry point leaves through rt_exit, which also
+ * closes the call RT_ENTER opened (below), so the last-error rules hold by construction.
+ * Success, the common case on the launch path, costs a compare: the call to rt_exit_error
+ * happens only for a failure. */
 cudaError_t rt_exit_error(rt_api api, cudaError_t e);
 RT_INLINE void rt_call_end(void);
 RT_INLINE cudaError_t rt_exit(rt_api api, cudaError_t e)

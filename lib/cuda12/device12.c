@@ -171,7 +171,7 @@ RT_API cudaError_t cudaThreadSetCacheConfig(enum cudaFuncCache cacheConfig)
 /* "If the device does natively support doubles, then this function does nothing" (12.9's
  * header), and every device a 12.9 runtime supports does: NVIDIA's 12.9 library answers
  * cudaSuccess even for NULL (H200, tests/gpu/conf_cuda12.cu), once the driver is initialised;
- * with no driver its failure, as from every call (core/errors.c). */
+ * with no driver its failure, as from every call (core/exit.c). */
 RT_API cudaError_t cudaSetDoubleForDevice(double *d)
 {
     RT_ENTER();
