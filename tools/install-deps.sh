@@ -30,6 +30,18 @@
 # qemu-user, the arm64 cmocka, zstd, LZ4 and zlib development packages, and NVIDIA's aarch64
 # static runtime for CMake's check of nvcc; MINICUDART_NO_AARCH64=1 skips them.
 set -eu
+# pip download with three tries, for a registry that fails for a moment: pip_fetch DEST ARGS...
+pip_fetch() {
+  local dest=$1 attempt
+  shift
+  for attempt in 1 2 3; do
+    python3 -m pip download --quiet --disable-pip-version-check --no-deps --only-binary=:all: \
+      -d "$dest" "$@" && return 0
+    echo "install-deps: pip download failed (attempt $attempt of 3)" >&2
+    [ "$attempt" = 3 ] || sleep $((attempt * 10))
+  done
+  return 1
+}
 packages="cmake make gcc g++ libc6-dev libcmocka-dev libzstd-dev liblz4-dev zlib1g-dev python3-venv
           python3-pip unzip dpkg-dev lintian pkg-config debian-archive-keyring"
 # The aarch64 tree of tools/test.sh (cmake/aarch64-linux-gnu.cmake, docs/arm.md): Debian's cross
@@ -96,18 +108,8 @@ if [ "${MINICUDART_NO_CUDA12:-0}" != 1 ]; then
     mkdir -p "$(dirname "$dir12")"
     work12=$(mktemp -d "$dir12.partial.XXXXXX")
     trap 'rm -rf "$work12"' EXIT
-    fetched=0
-    for attempt in 1 2 3; do
-      # shellcheck disable=SC2086
-      if python3 -m pip download --quiet --disable-pip-version-check --no-deps \
-           --only-binary=:all: -d "$work12/wheels" $cuda129_wheels; then
-        fetched=1
-        break
-      fi
-      echo "install-deps: pip download failed (attempt $attempt of 3)" >&2
-      [ "$attempt" = 3 ] || sleep $((attempt * 10))
-    done
-    if [ "$fetched" != 1 ]; then
+    # shellcheck disable=SC2086
+    if ! pip_fetch "$work12/wheels" $cuda129_wheels; then
       echo "install-deps: could not download $cuda129_wheels from PyPI." >&2
       echo "  tests/cuda12 needs them; offline, set MINICUDART_NO_CUDA12=1 to skip them." >&2
       exit 1
@@ -151,17 +153,7 @@ if [ "$aarch64" = 1 ] && { [ ! -f "$dirarm/.minicudart-wheels" ] ||
   mkdir -p "$(dirname "$dirarm")"
   workarm=$(mktemp -d "$dirarm.partial.XXXXXX")
   trap 'rm -rf "$workarm"' EXIT
-  fetched=0
-  for attempt in 1 2 3; do
-    if python3 -m pip download --quiet --disable-pip-version-check --no-deps --only-binary=:all: \
-         --platform manylinux2014_aarch64 -d "$workarm/wheels" "$arm_wheel"; then
-      fetched=1
-      break
-    fi
-    echo "install-deps: pip download failed (attempt $attempt of 3)" >&2
-    [ "$attempt" = 3 ] || sleep $((attempt * 10))
-  done
-  if [ "$fetched" != 1 ]; then
+  if ! pip_fetch "$workarm/wheels" --platform manylinux2014_aarch64 "$arm_wheel"; then
     echo "install-deps: could not download $arm_wheel for aarch64 from PyPI." >&2
     echo "  The aarch64 tree's CUDA programs need it; offline, MINICUDART_NO_AARCH64=1 skips it" >&2
     echo "  (cmake/aarch64-linux-gnu.cmake then builds that tree without them)." >&2
@@ -204,18 +196,8 @@ echo "install-deps: fetching the CUDA 13.5 wheels into $dir"
 mkdir -p "$(dirname "$dir")"
 work=$(mktemp -d "$dir.partial.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-fetched=0
-for attempt in 1 2 3; do
-  # shellcheck disable=SC2086
-  if python3 -m pip download --quiet --no-deps --only-binary=:all: -d "$work/wheels" \
-       $cuda135_wheels; then
-    fetched=1
-    break
-  fi
-  echo "install-deps: pip download failed (attempt $attempt of 3)" >&2
-  [ "$attempt" = 3 ] || sleep $((attempt * 10))
-done
-if [ "$fetched" != 1 ]; then
+# shellcheck disable=SC2086
+if ! pip_fetch "$work/wheels" $cuda135_wheels; then
   echo "install-deps: could not download the CUDA 13.5 wheels from PyPI ($cuda135_wheels)." >&2
   echo "  tests/cuda135 needs them; offline, set MINICUDART_NO_CUDA135=1 to skip them." >&2
   exit 1

@@ -45,17 +45,23 @@ static void no_driver_is_insufficient_driver(void **state)
     assert_cuda(cudaMalloc(&p, 16), cudaErrorInsufficientDriver);
 }
 
-/* A driver whose cuInit fails (CUDA_ERROR_NO_DEVICE, as with CUDA_VISIBLE_DEVICES empty) is not
- * usable: its failure stays, as with no driver. */
-static void init_failure_is_no_device(void **state)
+/* cudaErrorNoDevice from the calls that need a device, then `then` on the last error. */
+static void no_device_answers(void (*then)(cudaError_t))
 {
-    (void)state;
     int count = -1;
     assert_cuda(cudaGetDeviceCount(&count), cudaErrorNoDevice);
     void *p = NULL;
     assert_cuda(cudaMalloc(&p, 16), cudaErrorNoDevice);
     e2e_err_launch(NULL, 1, 32);
-    assert_failure_stays(cudaErrorNoDevice);
+    then(cudaErrorNoDevice);
+}
+
+/* A driver whose cuInit fails (CUDA_ERROR_NO_DEVICE, as with CUDA_VISIBLE_DEVICES empty) is not
+ * usable: its failure stays, as with no driver. */
+static void init_failure_is_no_device(void **state)
+{
+    (void)state;
+    no_device_answers(assert_failure_stays);
 }
 
 /* A driver that initialised and counts no device is usable: each call that needs a device
@@ -63,12 +69,7 @@ static void init_failure_is_no_device(void **state)
 static void no_device_is_no_device(void **state)
 {
     (void)state;
-    int count = -1;
-    assert_cuda(cudaGetDeviceCount(&count), cudaErrorNoDevice);
-    void *p = NULL;
-    assert_cuda(cudaMalloc(&p, 16), cudaErrorNoDevice);
-    e2e_err_launch(NULL, 1, 32);
-    assert_launch_error(cudaErrorNoDevice);
+    no_device_answers(assert_launch_error);
 }
 
 static void no_image_for_the_device_is_no_kernel_image(void **state)
