@@ -3,9 +3,9 @@
 
     tools/entry_returns.py [--check] [DIR]
 
-RT_ENTER() and RT_ENTER_AS() open a call (the summary's clock, lib/core/core.h); RT_RETURN, RT_RETURN_UNINIT,
-RT_RETURN_AS, RT_RETURN_QUERY, RT_RETURN_LAUNCH, RT_RETURN_VALUE, RT_RETURN_VOID and the CUDA 12
-face's RT12_RETURN_CALLED and RT12_RETURN_CALLED_AS close it as they return.  A bare `return`
+RT_ENTER() and RT_ENTER_AS() open a call (the summary's clock, lib/core/core.h); RT_RETURN,
+RT_RETURN_UNINIT, RT_RETURN_AS, RT_RETURN_QUERY, RT_RETURN_LAUNCH, RT_RETURN_VALUE, RT_RETURN_VOID
+and the CUDA 12 face's RT12_RETURN_CALLED and RT12_RETURN_CALLED_AS close it as they return.  A bare `return`
 after RT_ENTER would leave the call open: the summary would then count every later call
 of that thread as nested inside it, and time it as part of it.  So this reads every .c file of DIR
 (lib/ by default), finds each function body that holds RT_ENTER, and names every `return` in it

@@ -28,9 +28,9 @@ static cudaError_t rt_error_store(rt_api api, cudaError_t e)
  * library, or one whose cuInit failed, every call answers that failure whatever its arguments
  * (cudaGetDeviceCount(NULL) and cudaGraphGetId(NULL, NULL) alike answer
  * cudaErrorInsufficientDriver with no libcuda, function by function: tests/abi/nodriver_test.sh;
- * and cudaErrorNoDevice on the H200 with CUDA_VISIBLE_DEVICES empty, where cuInit fails).  minicudart checks most arguments first, which
- * costs nothing on the paths that succeed; so an error is answered here, on its way out, as the
- * driver's failure when there is one.  The driver is loaded at most once (rt_driver_load), and
+ * and cudaErrorNoDevice on the H200 with CUDA_VISIBLE_DEVICES empty, where cuInit fails).
+ * minicudart checks most arguments first, which costs nothing on the paths that succeed; so an
+ * error is answered here, on its way out, as the driver's failure when there is one.  The driver is loaded at most once (rt_driver_load), and
  * only a failing call of a program that had not used the driver yet pays for the load.  The few
  * calls NVIDIA answers before initialising leave through rt_exit_uninit instead. */
 cudaError_t rt_exit_error(rt_api api, cudaError_t e)

@@ -326,9 +326,10 @@ static cudaError_t rt_range_batch(rt_api api, rt_range_op op, void **dptrs, size
 {
     static const char *const entry[] = {"cuMemPrefetchBatchAsync", "cuMemDiscardBatchAsync",
                                         "cuMemDiscardAndPrefetchBatchAsync"};
-    void *const *slot = op == RT_PREFETCH ? (void *const *)&rt_drv.cuMemPrefetchBatchAsync
-                        : op == RT_DISCARD ? (void *const *)&rt_drv.cuMemDiscardBatchAsync
-                                           : (void *const *)&rt_drv.cuMemDiscardAndPrefetchBatchAsync;
+    void *const *slot =
+        op == RT_PREFETCH  ? (void *const *)&rt_drv.cuMemPrefetchBatchAsync
+        : op == RT_DISCARD ? (void *const *)&rt_drv.cuMemDiscardBatchAsync
+                           : (void *const *)&rt_drv.cuMemDiscardAndPrefetchBatchAsync;
     rt_device *d;
     cudaError_t e = rt_batch_enter(slot, api, entry[op], &d);
     if (e != cudaSuccess)
