@@ -29,11 +29,14 @@ static const char rt_error_messages[] =
 #undef RT_ERROR
     ;
 
-static const struct rt_error_row {
-    int code;
-    bool sticky;
-} rt_error_table[] = {
-#define RT_ERROR(name, value, message, sticky) { value, sticky },
+/* A row is the code in 15 bits and the sticky mark in the top one (two bytes a row, not eight). */
+enum { RT_ERROR_STICKY = 0x8000 };
+#define RT_ERROR(name, value, message, sticky)                                                    \
+    _Static_assert((value) >= 0 && (value) < RT_ERROR_STICKY, #name " fits in 15 bits");
+#include "errors.def"
+#undef RT_ERROR
+static const uint16_t rt_error_table[] = {
+#define RT_ERROR(name, value, message, sticky) (value) | ((sticky) ? RT_ERROR_STICKY : 0),
 #include "errors.def"
 #undef RT_ERROR
 };
@@ -44,7 +47,7 @@ enum { RT_ERROR_COUNT = sizeof rt_error_table / sizeof rt_error_table[0] };
 static int rt_error_row(cudaError_t e)
 {
     for (int i = 0; i < RT_ERROR_COUNT; i++)
-        if (rt_error_table[i].code == (int)e)
+        if ((rt_error_table[i] & ~RT_ERROR_STICKY) == (int)e)
             return i;
     return -1;
 }
@@ -66,7 +69,7 @@ const char *rt_error_name(cudaError_t e)
 bool rt_error_is_sticky(cudaError_t e)
 {
     int row = rt_error_row(e);
-    return row >= 0 && rt_error_table[row].sticky;
+    return row >= 0 && (rt_error_table[row] & RT_ERROR_STICKY);
 }
 
 cudaError_t rt_error_from_cu(CUresult r)

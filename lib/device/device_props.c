@@ -26,17 +26,20 @@ RT_API cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, 
     RT_RETURN(rt_error_from_cu(r));
 }
 
-/* Where each int-like field of cudaDeviceProp comes from.  width: 4 (int) or 8 (size_t). */
+/* Where each int-like field of cudaDeviceProp comes from.  width: 4 (int) or 8 (size_t).  Six
+ * bytes a row: the struct's offsets and the attributes' values fit in 16 bits. */
 struct rt_prop_field {
-    size_t offset;
-    unsigned width;
-    CUdevice_attribute attr;
+    uint16_t offset;
+    uint16_t attr;                  /* CUdevice_attribute */
+    uint8_t width;
 };
+_Static_assert(sizeof(struct cudaDeviceProp) <= UINT16_MAX && CU_DEVICE_ATTRIBUTE_MAX <= UINT16_MAX,
+               "rt_prop_field's 16-bit offsets and attributes");
 
-#define PROP(field, attr) { offsetof(struct cudaDeviceProp, field), \
-                            sizeof(((struct cudaDeviceProp *)0)->field), attr }
-#define PROP_AT(field, i, attr) { offsetof(struct cudaDeviceProp, field) + (i) * sizeof(int), \
-                                  sizeof(int), attr }
+#define PROP(field, attr) { offsetof(struct cudaDeviceProp, field), attr, \
+                            sizeof(((struct cudaDeviceProp *)0)->field) }
+#define PROP_AT(field, i, attr) \
+    { offsetof(struct cudaDeviceProp, field) + (i) * sizeof(int), attr, sizeof(int) }
 
 static const struct rt_prop_field rt_prop_fields[] = {
     PROP(sharedMemPerBlock, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK),
@@ -180,7 +183,7 @@ RT_API cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int devi
          i++) {
         const struct rt_prop_field *f = &rt_prop_fields[i];
         int v = 0;
-        r = rt_drv.cuDeviceGetAttribute(&v, f->attr, dev);
+        r = rt_drv.cuDeviceGetAttribute(&v, (CUdevice_attribute)f->attr, dev);
         if (r == CUDA_ERROR_INVALID_VALUE) {      /* an attribute this driver does not know */
             v = 0;
             r = CUDA_SUCCESS;

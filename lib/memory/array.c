@@ -16,12 +16,13 @@
 
 /* ---- channel descriptors <-> driver formats ------------------------------------------------- */
 
-/* The kinds that name their driver format, with the sizes cudaCreateChannelDesc<kind>() gives. */
+/* The kinds that name their driver format, with the sizes cudaCreateChannelDesc<kind>() gives.
+ * Every value fits a byte (the kinds end at 31, the formats at 0xcb): seven bytes a row. */
 static const struct rt_format_kind {
-    enum cudaChannelFormatKind kind;
-    CUarray_format format;
-    unsigned channels;
-    int x, y, z, w;
+    uint8_t kind;                   /* enum cudaChannelFormatKind */
+    uint8_t format;                 /* CUarray_format */
+    uint8_t channels;
+    uint8_t x, y, z, w;
 } rt_format_kinds[] = {
     {cudaChannelFormatKindUnsignedNormalized8X1, CU_AD_FORMAT_UNORM_INT8X1, 1, 8, 0, 0, 0},
     {cudaChannelFormatKindUnsignedNormalized8X2, CU_AD_FORMAT_UNORM_INT8X2, 2, 8, 8, 0, 0},
@@ -80,7 +81,7 @@ cudaError_t rt_channel_to_format(const struct cudaChannelFormatDesc *desc, CUarr
         return cudaErrorInvalidValue;
     for (size_t i = 0; i < RT_FORMAT_KIND_COUNT; i++)
         if (rt_format_kinds[i].kind == desc->f) {
-            *format = rt_format_kinds[i].format;
+            *format = (CUarray_format)rt_format_kinds[i].format;
             *channels = rt_format_kinds[i].channels;
             return cudaSuccess;
         }
@@ -106,7 +107,8 @@ struct cudaChannelFormatDesc rt_channel_from_format(CUarray_format format, unsig
     for (size_t i = 0; i < RT_FORMAT_KIND_COUNT; i++) {
         const struct rt_format_kind *k = &rt_format_kinds[i];
         if (k->format == format) {
-            d = (struct cudaChannelFormatDesc){k->x, k->y, k->z, k->w, k->kind};
+            d = (struct cudaChannelFormatDesc){k->x, k->y, k->z, k->w,
+                                               (enum cudaChannelFormatKind)k->kind};
             return d;
         }
     }
