@@ -147,15 +147,16 @@ RT_API void *__cudaGetProcAddress(void)
  * minicudart answers that they are not implemented, and reads no argument.  The names are
  * exported so that a program built against NVIDIA's 13.5 library that names them still loads.
  */
+static cudaError_t rt_undeclared(rt_api self)
+{
+    RT_ENTER_AS(self);
+    RT_TRACE("%s: declared by no header of CUDA 13.5, its arguments unknown: not implemented",
+             rt_api_name(self));
+    RT_RETURN_AS(self, cudaErrorNotSupported);
+}
 #define RT_UNDECLARED(name)                                                                   \
     RT_API cudaError_t name(void);                                                            \
-    RT_API cudaError_t name(void)                                                             \
-    {                                                                                         \
-        RT_ENTER();                                                                           \
-        RT_TRACE(#name ": declared by no header of CUDA 13.5, its arguments unknown: not "    \
-                       "implemented");                                                        \
-        RT_RETURN(cudaErrorNotSupported);                                                     \
-    }
+    RT_API cudaError_t name(void) { RT_FORWARD(rt_undeclared(RT_SELF)); }
 RT_UNDECLARED(cudaSubgridCreate)
 RT_UNDECLARED(cudaSubgridWorkerGridCreate)
 RT_UNDECLARED(cudaSubgridWorksetCreate)
