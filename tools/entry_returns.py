@@ -3,11 +3,11 @@
 
     tools/entry_returns.py [--check] [DIR]
 
-RT_ENTER() and RT_ENTER_AS() open a call (the summary's clock, lib/core/core.h); RT_RETURN,
-RT_RETURN_UNINIT, RT_RETURN_AS, RT_RETURN_QUERY, RT_RETURN_LAUNCH, RT_RETURN_VALUE, RT_RETURN_VOID
-and the CUDA 12 face's RT12_RETURN_CALLED and RT12_RETURN_CALLED_AS close it as they return.  A bare `return`
-after RT_ENTER would leave the call open: the summary would then count every later call
-of that thread as nested inside it, and time it as part of it.  So this reads every .c file of DIR
+RT_ENTER() and RT_ENTER_AS() open a call (its name and the summary's clock, lib/core/core.h);
+RT_RETURN, RT_RETURN_UNINIT, RT_RETURN_QUERY, RT_RETURN_LAUNCH, RT_RETURN_VALUE, RT_RETURN_VOID
+and the CUDA 12 face's RT12_RETURN_CALLED close it as they return.  A bare `return` after
+RT_ENTER would leave the call open: the trace and the summary would then name every later call of
+that thread by it, and the summary time them as part of it.  So this reads every .c file of DIR
 (lib/ by default), finds each function body that holds RT_ENTER, and names every `return` in it
 that is not one of those macros, and every body that can run off its closing brace (a function
 whose last statement is not a return: void functions end with RT_RETURN_VOID()).  It also names
@@ -22,8 +22,8 @@ import os
 import re
 import sys
 
-CLOSING = ("RT_RETURN", "RT_RETURN_UNINIT", "RT_RETURN_AS", "RT_RETURN_QUERY", "RT_RETURN_LAUNCH",
-           "RT_RETURN_VALUE", "RT_RETURN_VOID", "RT12_RETURN_CALLED", "RT12_RETURN_CALLED_AS")
+CLOSING = ("RT_RETURN", "RT_RETURN_UNINIT", "RT_RETURN_QUERY", "RT_RETURN_LAUNCH",
+           "RT_RETURN_VALUE", "RT_RETURN_VOID", "RT12_RETURN_CALLED")
 # Macros whose text returns and that are not used after RT_ENTER: RT_FORWARD is a family
 # member's whole body (it tail-calls the body, which enters and closes), CU_ERROR a case of
 # errors.c's mapping switch.

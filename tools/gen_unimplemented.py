@@ -89,7 +89,7 @@ def stub(name, proto):
     if ret.endswith("cudaError_t"):
         body += "    RT_RETURN(cudaErrorNotSupported);\n"
     else:
-        body += "    rt_exit(__func__, cudaErrorNotSupported);\n"
+        body += "    rt_exit(cudaErrorNotSupported);\n"
         if ret.endswith("*"):
             body += "    return NULL;\n"
         elif ret != "void":

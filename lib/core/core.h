@@ -46,9 +46,10 @@
  * __func__.  In libcudart.so.13 (built with RT_API_NAMES_FROM_SYMBOLS) it is an address inside
  * the function's code, and the name comes from the library's dynamic symbol table through
  * dladdr: the 458 names are in .dynstr already, for the dynamic linker, and a second copy of
- * them as __func__ was 12 KB of .rodata.  The address is a label put at the top of the body; so
- * that it stays inside that function's own symbol, public functions are never inlined into
- * another or cloned, and a name dladdr cannot find reads "a runtime call". */
+ * them as __func__ was 12 KB of .rodata.  The address is a label put at the top of the body, or
+ * the return address of the call RT_ENTER makes (below); so that it stays inside that function's
+ * own symbol, public functions are never inlined into another, cloned or folded with one of the
+ * same code, and a name dladdr cannot find reads "a runtime call". */
 typedef const struct rt_api_site *rt_api;   /* never defined: a string is not one by mistake */
 const char *rt_api_name(rt_api api);
 #ifdef RT_API_NAMES_FROM_SYMBOLS
@@ -56,7 +57,7 @@ const char *rt_api_name(rt_api api);
                                      the address of one of its labels */
 #define RT_API __attribute__((visibility("default"), noinline))
 #else
-#define RT_API __attribute__((visibility("default"), noinline, noclone))
+#define RT_API __attribute__((visibility("default"), noinline, noclone, no_icf))
 #endif
 /* The empty asm hides the label's address from the optimiser, which would otherwise carry the
  * constant into a clone of a helper made for one caller, where it names a label of another
@@ -137,25 +138,28 @@ const char *rt_error_name(cudaError_t e);
 
 /* ---- exit.c --------------------------------------------------------------------------------- */
 
-/* Records e as the calling thread's last error (when it is not cudaSuccess; while the driver is
- * not usable, the driver's failure instead: exit.c), traces it with the name of the API call
- * that raised it, and returns it.  Every public entry point leaves through rt_exit, which also
- * closes the call RT_ENTER opened (below), so the last-error rules hold by construction.
- * Success, the common case on the launch path, costs a compare: the call to rt_exit_error
- * happens only for a failure. */
-cudaError_t rt_exit_error(rt_api api, cudaError_t e);
+/* Records e as the calling thread's last error (while the driver is not usable, the driver's
+ * failure instead: exit.c), traces it with the name of the call open on the thread, and returns
+ * what it stored.  Every public entry point leaves through rt_exit, which also closes the call
+ * RT_ENTER opened (below), so the last-error rules hold by construction.  Success, the common
+ * case on the launch path, costs a compare: the call to rt_exit_error happens only for a
+ * failure.  rt_error_record is the recording alone, for a call that answers something else. */
+cudaError_t rt_error_record(cudaError_t e);
+cudaError_t rt_exit_error(cudaError_t e);                /* rt_error_record, then rt_call_end */
 RT_INLINE void rt_call_end(void);
-RT_INLINE cudaError_t rt_exit(rt_api api, cudaError_t e)
+RT_INLINE cudaError_t rt_exit(cudaError_t e)
 {
+    if (e != cudaSuccess)
+        return rt_exit_error(e);
     rt_call_end();
-    return e == cudaSuccess ? e : rt_exit_error(api, e);
+    return e;
 }
-#define RT_RETURN(e) return rt_exit(RT_SELF, (e))
+#define RT_RETURN(e) return rt_exit(e)
 /* The exit of the answers NVIDIA's runtime gives before it initialises the driver (the version
  * queries' NULL checks, say): stored as they are, whether or not a driver is usable.  Every
  * other error becomes the driver's failure while there is one (exit.c). */
-cudaError_t rt_exit_uninit(rt_api api, cudaError_t e);
-#define RT_RETURN_UNINIT(e) return rt_exit_uninit(RT_SELF, (e))
+cudaError_t rt_exit_uninit(cudaError_t e);
+#define RT_RETURN_UNINIT(e) return rt_exit_uninit(e)
 
 /* Set while the process is exiting: later calls answer cudaErrorCudartUnloading. */
 extern atomic_bool rt_unloading;
@@ -196,41 +200,67 @@ struct rt_summary_census {
 typedef void rt_summary_census_hook(struct rt_summary_census *out);
 void rt_summary_set_census(rt_summary_census_hook *hook);
 
-/* Runtime calls by function, with their host time.  Every public entry point begins with
- * RT_ENTER(): with the summary on, it opens a clock for the call on the calling thread, and every
- * way out of the function closes it: RT_RETURN and the other closing macros below, which are the
- * only returns a public function has (tools/entry_returns.py checks lib/ for any other, as a
- * test).  A public function called from inside another is not counted again: the outermost call
- * owns the time.  The counts are kept in summary.c's table, by the call's RT_SELF.  Off, entry
- * costs the relaxed load and branch of rt_summary_on, exit another.
+/* The public calls open on each thread: who they are, for the names the trace, the error lines
+ * and the summary give, and the summary's clock of the outermost one (summary.c).  Every public
+ * entry point begins with RT_ENTER(), which opens its call, and every way out of the function
+ * closes it: RT_RETURN and the other closing macros below, which are the only returns a public
+ * function has (tools/entry_returns.py checks lib/ for any other, as a test).
+ *
+ * Only watched calls are opened: while neither the trace nor the summary is on, nothing needs a
+ * call's name, and entry and exit each cost a relaxed load and a branch.  rt_calls_watched is -1
+ * until the first call reads MINICUDART_TRACE and MINICUDART_SUMMARY, then 0 or 1; a trace hook
+ * installed later turns it on, and nothing turns it off.  So a call closes only what it opened:
+ * one that found it off opened nothing, nor did any call it is nested in (they began earlier),
+ * and rt_call_close finds no call open and does nothing.
+ *
+ * A call's name is an address inside the function, looked up in the dynamic symbol table
+ * (rt_api_name).  The function need not hold it: in libcudart.so.13 RT_ENTER calls
+ * rt_call_open_here, which is never inlined, and whose return address is inside the caller.  A
+ * token held in a register from entry to every exit cost 7 KB of the library built for size.  A
+ * family's body (below) is handed its member's RT_SELF and opens the call with it.
  *
  * The clock was once closed by a cleanup attribute on a variable of RT_ENTER, which the compiler
  * runs at every return.  That needs no discipline at the returns, but it runs after the returned
  * value is computed, so no public function could end in a tail call: each kept a frame to come
  * back to, about 14 bytes more in each of 299 functions (4 KB of the library built for size).
- * Closed by the return itself, `return rt_exit(self, e)` is a jump. */
-void rt_call_begin_counted(rt_api self);
-void rt_call_end_counted(void);
+ * Closed by the return itself, `return rt_exit(e)` is a jump. */
+extern atomic_int rt_calls_watched;
+void rt_call_open(rt_api self);
+void rt_call_close(void);
+rt_api rt_call_current(void);           /* the innermost call open on the thread, or NULL */
 RT_INLINE void rt_call_begin(rt_api self)
 {
-    if (rt_summary_on())
-        rt_call_begin_counted(self);
+    if (atomic_load_explicit(&rt_calls_watched, memory_order_relaxed))
+        rt_call_open(self);
 }
-/* rt_call_begin turned the summary's level from "not read" into on or off, so the two agree on
- * whether this call was opened.  A build for speed left it a call on every return (gcc 12, -O3,
- * LTO), hence always_inline there. */
+/* A build for speed left it a call on every return (gcc 12, -O3, LTO), hence always_inline
+ * there. */
 #ifdef __OPTIMIZE_SIZE__
 RT_INLINE void rt_call_end(void)
 #else
 RT_INLINE __attribute__((always_inline)) void rt_call_end(void)
 #endif
 {
-    if (atomic_load_explicit(&rt_summary_level, memory_order_relaxed) == 1)
-        rt_call_end_counted();
+    if (atomic_load_explicit(&rt_calls_watched, memory_order_relaxed) > 0)
+        rt_call_close();
 }
+#ifdef RT_API_NAMES_FROM_SYMBOLS
+/* rt_call_open with the caller's return address: never inlined, cloned or folded into another. */
+#ifdef __clang__
+__attribute__((noinline)) void rt_call_open_here(void);
+#else
+__attribute__((noinline, noclone, no_icf)) void rt_call_open_here(void);
+#endif
+#define RT_ENTER()                                                                                \
+    RT_SELF_HERE                                                                                  \
+    do {                                                                                          \
+        if (atomic_load_explicit(&rt_calls_watched, memory_order_relaxed))                        \
+            rt_call_open_here();                                                                  \
+    } while (0)
+#else
 #define RT_ENTER() RT_SELF_HERE RT_ENTER_AS(RT_SELF)
+#endif
 #define RT_ENTER_AS(self) rt_call_begin(self)
-#define RT_RETURN_AS(self, e) return rt_exit((self), (e))
 /* The returns of public functions that answer something other than a cudaError_t (the value is
  * computed inside the call's clock), and of the void ones. */
 #define RT_RETURN_VALUE(v)                                                                        \
@@ -247,7 +277,8 @@ RT_INLINE __attribute__((always_inline)) void rt_call_end(void)
 
 /* A family of public functions with one body (a function and its _ptsz or _ptds twin, the
  * WithFlags variants, ...): each member is a stub that hands its arguments and its own RT_SELF
- * to the family's body, which enters and leaves with them (RT_ENTER_AS, RT_RETURN_AS).  The
+ * to the family's body, which enters with them (RT_ENTER_AS) and leaves as any public function
+ * does (RT_RETURN).  The
  * stub is then a tail call of a few instructions instead of a counted call of its own, while
  * the trace, the summary and the error lines still name the member that was called.  Two
  * members with the same arguments (cudaMemcpyBatchAsync and its _ptsz twin) are then the same

@@ -69,7 +69,7 @@ static cudaError_t rt_entry_point_api(const char *symbol, void **funcPtr, unsign
                                       bool per_thread, rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_entry_point(symbol, funcPtr, cudaVersion, flags, status, per_thread));
+    RT_RETURN(rt_entry_point(symbol, funcPtr, cudaVersion, flags, status, per_thread));
 }
 
 RT_API cudaError_t cudaGetDriverEntryPoint(const char *symbol, void **funcPtr,
@@ -152,7 +152,7 @@ static cudaError_t rt_undeclared(rt_api self)
     RT_ENTER_AS(self);
     RT_TRACE("%s: declared by no header of CUDA 13.5, its arguments unknown: not implemented",
              rt_api_name(self));
-    RT_RETURN_AS(self, cudaErrorNotSupported);
+    RT_RETURN(cudaErrorNotSupported);
 }
 #define RT_UNDECLARED(name)                                                                   \
     RT_API cudaError_t name(void);                                                            \

@@ -11,16 +11,16 @@
 #include "core/core.h"
 
 /* The external definition of this inline helper of core/core.h (RT_INLINE, core/core.h). */
-extern inline cudaError_t rt_exit(rt_api api, cudaError_t e);
+extern inline cudaError_t rt_exit(cudaError_t e);
 
 static _Thread_local cudaError_t rt_last_error = cudaSuccess;
 
-static cudaError_t rt_error_store(rt_api api, cudaError_t e)
+static cudaError_t rt_error_store(cudaError_t e)
 {
     rt_last_error = e;
     if (rt_summary_on())
         rt_summary_error(e, rt_error_name(e));
-    RT_TRACE("error %s (%d) from %s", rt_error_name(e), (int)e, rt_api_name(api));
+    RT_TRACE("error %s (%d) from %s", rt_error_name(e), (int)e, rt_api_name(rt_call_current()));
     return e;
 }
 
@@ -33,17 +33,27 @@ static cudaError_t rt_error_store(rt_api api, cudaError_t e)
  * error is answered here, on its way out, as the driver's failure when there is one.  The driver is loaded at most once (rt_driver_load), and
  * only a failing call of a program that had not used the driver yet pays for the load.  The few
  * calls NVIDIA answers before initialising leave through rt_exit_uninit instead. */
-cudaError_t rt_exit_error(rt_api api, cudaError_t e)
+cudaError_t rt_error_record(cudaError_t e)
 {
     /* The trace said why the driver is not usable when it was loaded ("driver: ..."). */
     cudaError_t init = rt_driver_failure();
-    return rt_error_store(api, init != cudaSuccess ? init : e);
+    return rt_error_store(init != cudaSuccess ? init : e);
 }
 
-cudaError_t rt_exit_uninit(rt_api api, cudaError_t e)
+/* The error is recorded while the call is still open, so that its line names the call. */
+cudaError_t rt_exit_error(cudaError_t e)
 {
+    e = rt_error_record(e);
     rt_call_end();
-    return e == cudaSuccess ? e : rt_error_store(api, e);
+    return e;
+}
+
+cudaError_t rt_exit_uninit(cudaError_t e)
+{
+    if (e != cudaSuccess)
+        e = rt_error_store(e);
+    rt_call_end();
+    return e;
 }
 
 /* With no usable driver NVIDIA's runtime answers its failure here too, every time, whatever

@@ -35,8 +35,8 @@ atomic_int rt_summary_level = -1;
 static atomic_bool rt_summary_every;                    /* MINICUDART_SUMMARY=all */
 
 /* Read once; -1 until then.  Called from the counting points through rt_summary_on().  The
- * first thread to decide wins, and every thread answers what it decided: RT_ENTER's cleanup reads
- * the level again to know whether its call was opened, so it must never change after that. */
+ * first thread to decide wins, and every thread answers what it decided: a call's exit reads the
+ * level again to know whether it started the clock, so it must never change after that. */
 bool rt_summary_read_env(void)
 {
     const char *v = getenv("MINICUDART_SUMMARY");
@@ -103,9 +103,13 @@ struct rt_call_stat {
 };
 static struct rt_call_stat rt_calls[RT_CALL_SLOTS];
 
-static _Thread_local unsigned rt_call_depth;  /* public calls open on this thread */
-static _Thread_local rt_api rt_call_self;     /* the outermost one, and its clock at entry */
-static _Thread_local uint64_t rt_call_t0;
+/* The calls open on this thread (core.h: only while they are watched), innermost last: a
+ * public call made inside another (the CUDA 12 face's, a family's) is named by its own entry
+ * while it runs.  Nesting deeper than the stack still counts; the calls past it have no name. */
+enum { RT_CALL_NEST = 8 };
+static _Thread_local rt_api rt_call_stack[RT_CALL_NEST];
+static _Thread_local unsigned rt_call_depth;
+static _Thread_local uint64_t rt_call_t0;     /* the outermost call's clock at entry */
 
 static struct rt_call_stat *rt_call_record(rt_api self)
 {
@@ -152,30 +156,61 @@ static double rt_ns_per_tick(void)
     return t0 && t1 > t0 ? (double)(n1 - n0) / (double)(t1 - t0) : 1.0;
 }
 
-void rt_call_begin_counted(rt_api self)
+/* Reads both variables the first time; the first thread to decide wins (a trace hook installed
+ * meanwhile has turned it on already). */
+static bool rt_calls_watched_read(void)
 {
-    if (rt_call_depth++ > 0)
-        return;                       /* inside another public call */
+    int v = atomic_load(&rt_calls_watched);
+    if (v < 0) {
+        int on = rt_summary_on() || rt_tracing(), unread = -1;
+        atomic_compare_exchange_strong(&rt_calls_watched, &unread, on);
+        v = atomic_load(&rt_calls_watched);
+    }
+    return v > 0;
+}
+
+void rt_call_open(rt_api self)
+{
+    if (!rt_calls_watched_read())
+        return;
+    unsigned depth = rt_call_depth++;
+    if (depth < RT_CALL_NEST)
+        rt_call_stack[depth] = self;
+    /* Only the outermost call is timed and counted: the time of a nested one is its caller's. */
+    if (depth > 0 || !rt_summary_on())
+        return;
     uint64_t t0 = rt_ticks();
     if (atomic_load_explicit(&rt_ticks0, memory_order_relaxed) == 0) {
         unsigned long long none = 0;
         if (atomic_compare_exchange_strong(&rt_ticks0, &none, t0 ? t0 : 1))
             atomic_store(&rt_ns0, rt_now_ns());
     }
-    rt_call_self = self;
     rt_call_t0 = t0;
 }
 
-void rt_call_end_counted(void)
+#ifdef RT_API_NAMES_FROM_SYMBOLS
+void rt_call_open_here(void)
 {
-    if (rt_call_depth == 0 || --rt_call_depth > 0)
+    rt_call_open((rt_api)__builtin_return_address(0));
+}
+#endif
+
+void rt_call_close(void)
+{
+    if (rt_call_depth == 0 || --rt_call_depth > 0 || !rt_summary_on())
         return;
     uint64_t t1 = rt_ticks();
-    struct rt_call_stat *s = rt_call_record(rt_call_self);
+    struct rt_call_stat *s = rt_call_record(rt_call_stack[0]);
     if (!s)
         return;
     atomic_fetch_add_explicit(&s->calls, 1, memory_order_relaxed);
     atomic_fetch_add_explicit(&s->ticks, t1 - rt_call_t0, memory_order_relaxed);
+}
+
+rt_api rt_call_current(void)
+{
+    unsigned depth = rt_call_depth;
+    return depth > 0 && depth <= RT_CALL_NEST ? rt_call_stack[depth - 1] : NULL;
 }
 
 /* The functions that took the most host time, with their call counts; then the rest in one line

@@ -47,6 +47,7 @@ const char *rt_api_name(rt_api api)
 }
 
 atomic_int rt_trace_level = -1;
+atomic_int rt_calls_watched = -1;         /* core.h; read once by summary.c, set on by a hook */
 
 static minicudart_trace_hook rt_trace_hook;
 static void *rt_trace_hook_user;
@@ -200,6 +201,8 @@ RT_API void minicudart_set_trace_hook(minicudart_trace_hook hook, void *user)
     rt_trace_hook_user = user;
     pthread_mutex_unlock(&rt_trace_lock);
     int off = 0;
-    if (hook)
+    if (hook) {
         atomic_compare_exchange_strong(&rt_trace_level, &off, 1);
+        atomic_store(&rt_calls_watched, 1);     /* the trace lines name the calls from now on */
+    }
 }

@@ -45,17 +45,16 @@
  * summary's count, a trace line), so only this call's clock closes and nothing is counted twice.
  * The body's trace line names the body: in libcudart.so.12 a body renamed rt_v13_* is local, and
  * reads "a runtime call" there; so the face's own name follows in a second line.  An error the
- * face finds itself leaves through RT_RETURN.  _AS: in a family's body (RT_FORWARD, `self`). */
-void rt12_trace_called(rt_api api, cudaError_t e);
-#define RT12_RETURN_CALLED_AS(self, e)                                                           \
+ * face finds itself leaves through RT_RETURN. */
+void rt12_trace_called(cudaError_t e);
+#define RT12_RETURN_CALLED(e)                                                                     \
     do {                                                                                          \
         cudaError_t rt12_called_ = (e);                                                           \
-        rt_call_end();                                                                            \
         if (rt12_called_ != cudaSuccess)                                                          \
-            rt12_trace_called((self), rt12_called_);                                              \
+            rt12_trace_called(rt12_called_);                                                      \
+        rt_call_end();                                                                            \
         return rt12_called_;                                                                      \
     } while (0)
-#define RT12_RETURN_CALLED(e) RT12_RETURN_CALLED_AS(RT_SELF, (e))
 
 /* The face defines the plain names; from here on a body is called by the name names12.h gave it
  * (cudaMemAdvise_v2, rt_v13_cudaGetDeviceProperties). */

@@ -8,9 +8,10 @@
 
 #include "cuda12/cuda12.h"
 
-void rt12_trace_called(rt_api api, cudaError_t e)
+void rt12_trace_called(cudaError_t e)
 {
-    RT_TRACE("error %s (%d) answered to %s", rt_error_name(e), (int)e, rt_api_name(api));
+    RT_TRACE("error %s (%d) answered to %s", rt_error_name(e), (int)e,
+             rt_api_name(rt_call_current()));
 }
 
 /* The eight fields 13 removed, each a driver attribute (13.0's release notes name them), asked
@@ -103,18 +104,18 @@ static cudaError_t rt12_device_properties_api(struct rt12_device_prop *prop, int
 {
     RT_ENTER_AS(self);
     if (!prop)
-        RT_RETURN_AS(self, cudaErrorInvalidValue);
+        RT_RETURN(cudaErrorInvalidValue);
     struct cudaDeviceProp p13;
     cudaError_t e = rt_v13_cudaGetDeviceProperties(&p13, device);
     if (e != cudaSuccess)
-        RT12_RETURN_CALLED_AS(self, e);
+        RT12_RETURN_CALLED(e);
     struct rt12_device_prop p12;
     memset(&p12, 0, sizeof p12);
     rt12_shared_fields(&p12, &p13);
     e = rt12_removed_fields(&p12, rt_devices[device].cu);   /* the body checked the number */
     if (e == cudaSuccess)
         memcpy(prop, &p12, bytes);
-    RT_RETURN_AS(self, e);
+    RT_RETURN(e);
 }
 
 /* What every CUDA 12 program calls: 12.9's header turns cudaGetDeviceProperties into this. */

@@ -122,7 +122,7 @@ static cudaError_t rt12_capture_info_api(cudaStream_t stream,
         *captureStatus_out = status;
     if (e == cudaSuccess && id_out && status != cudaStreamCaptureStatusNone)
         *id_out = id;
-    RT12_RETURN_CALLED_AS(self, e);
+    RT12_RETURN_CALLED(e);
 }
 
 RT_API cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream,

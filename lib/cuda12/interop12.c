@@ -93,15 +93,15 @@ static cudaError_t rt12_signal_api(rt12_signal_fn *body, const cudaExternalSemap
 {
     RT_ENTER_AS(self);
     if (!v1 || !count)    /* nothing to convert: the body answers for what is missing */
-        RT12_RETURN_CALLED_AS(self, body(sems, NULL, count, stream));
+        RT12_RETURN_CALLED(body(sems, NULL, count, stream));
     /* With no usable driver NVIDIA's runtime answers its failure before it reads the array
      * (core/exit.c), so no copy is made: the count may be anything then. */
     cudaError_t init = rt_driver_failure();
     if (init != cudaSuccess)
-        RT_RETURN_AS(self, init);
+        RT_RETURN(init);
     struct cudaExternalSemaphoreSignalParams *p = calloc(count, sizeof *p);
     if (!p)
-        RT_RETURN_AS(self, cudaErrorMemoryAllocation);
+        RT_RETURN(cudaErrorMemoryAllocation);
     for (unsigned i = 0; i < count; i++) {
         p[i].params.fence.value = v1[i].params.fence.value;
         p[i].params.nvSciSync.reserved = v1[i].params.nvSciSync.reserved;
@@ -110,7 +110,7 @@ static cudaError_t rt12_signal_api(rt12_signal_fn *body, const cudaExternalSemap
     }
     cudaError_t e = body(sems, p, count, stream);
     free(p);
-    RT12_RETURN_CALLED_AS(self, e);
+    RT12_RETURN_CALLED(e);
 }
 
 /* The one body of cudaWaitExternalSemaphoresAsync and its _ptsz twin (RT_FORWARD). */
@@ -120,13 +120,13 @@ static cudaError_t rt12_wait_api(rt12_wait_fn *body, const cudaExternalSemaphore
 {
     RT_ENTER_AS(self);
     if (!v1 || !count)
-        RT12_RETURN_CALLED_AS(self, body(sems, NULL, count, stream));
+        RT12_RETURN_CALLED(body(sems, NULL, count, stream));
     cudaError_t init = rt_driver_failure();
     if (init != cudaSuccess)
-        RT_RETURN_AS(self, init);
+        RT_RETURN(init);
     struct cudaExternalSemaphoreWaitParams *p = calloc(count, sizeof *p);
     if (!p)
-        RT_RETURN_AS(self, cudaErrorMemoryAllocation);
+        RT_RETURN(cudaErrorMemoryAllocation);
     for (unsigned i = 0; i < count; i++) {
         p[i].params.fence.value = v1[i].params.fence.value;
         p[i].params.nvSciSync.reserved = v1[i].params.nvSciSync.reserved;
@@ -136,7 +136,7 @@ static cudaError_t rt12_wait_api(rt12_wait_fn *body, const cudaExternalSemaphore
     }
     cudaError_t e = body(sems, p, count, stream);
     free(p);
-    RT12_RETURN_CALLED_AS(self, e);
+    RT12_RETURN_CALLED(e);
 }
 
 RT_API cudaError_t cudaSignalExternalSemaphoresAsync(

@@ -253,7 +253,7 @@ static cudaError_t rt_profiler(bool start)
 static cudaError_t rt_profiler_api(bool start, rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_profiler(start));
+    RT_RETURN(rt_profiler(start));
 }
 
 RT_API cudaError_t cudaProfilerStart(void)

@@ -383,7 +383,7 @@ static cudaError_t rt_exec_ctx_event_api(rt_api api, cudaExecutionContext_t ctx,
                                          bool record)
 {
     RT_ENTER_AS(api);
-    RT_RETURN_AS(api, rt_exec_ctx_event(api, ctx, event, record));
+    RT_RETURN(rt_exec_ctx_event(api, ctx, event, record));
 }
 
 RT_API cudaError_t cudaExecutionCtxRecordEvent(cudaExecutionContext_t ctx, cudaEvent_t event)
@@ -459,7 +459,7 @@ static cudaError_t rt_stream_get_dev_resource_api(rt_api api, cudaStream_t strea
                                                   enum cudaDevResourceType type, bool per_thread)
 {
     RT_ENTER_AS(api);
-    RT_RETURN_AS(api, rt_stream_get_dev_resource(api, stream, resource, type, per_thread));
+    RT_RETURN(rt_stream_get_dev_resource(api, stream, resource, type, per_thread));
 }
 
 RT_API cudaError_t cudaStreamGetDevResource(cudaStream_t hStream, cudaDevResource *resource,

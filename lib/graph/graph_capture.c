@@ -60,7 +60,7 @@ static cudaError_t rt_begin_capture_api(cudaStream_t stream, enum cudaStreamCapt
                                         bool per_thread, rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_begin_capture(stream, mode, per_thread));
+    RT_RETURN(rt_begin_capture(stream, mode, per_thread));
 }
 
 RT_API cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode)
@@ -103,7 +103,7 @@ static cudaError_t rt_begin_capture_to_graph_api(cudaStream_t stream, cudaGraph_
                                                  rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_begin_capture_to_graph(stream,
+    RT_RETURN(rt_begin_capture_to_graph(stream,
                                                graph,
                                                dependencies,
                                                dependencyData,
@@ -158,7 +158,7 @@ static cudaError_t rt_end_capture_api(cudaStream_t stream, cudaGraph_t *pGraph, 
                                       rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_end_capture(stream, pGraph, per_thread));
+    RT_RETURN(rt_end_capture(stream, pGraph, per_thread));
 }
 
 RT_API cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph)
@@ -198,7 +198,7 @@ static cudaError_t rt_is_capturing_api(cudaStream_t stream, enum cudaStreamCaptu
                                        bool per_thread, rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_is_capturing(stream, status, per_thread));
+    RT_RETURN(rt_is_capturing(stream, status, per_thread));
 }
 
 RT_API cudaError_t cudaStreamIsCapturing(cudaStream_t stream,
@@ -256,7 +256,7 @@ static cudaError_t rt_get_capture_info_api(cudaStream_t stream,
                                            size_t *count_out, bool per_thread, rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_get_capture_info(stream,
+    RT_RETURN(rt_get_capture_info(stream,
                                          status_out,
                                          id_out,
                                          graph_out,
@@ -319,7 +319,7 @@ static cudaError_t rt_update_capture_deps_api(cudaStream_t stream, cudaGraphNode
                                               bool per_thread, rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_update_capture_deps(stream,
+    RT_RETURN(rt_update_capture_deps(stream,
                                             dependencies,
                                             dependencyData,
                                             numDependencies,

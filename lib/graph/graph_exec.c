@@ -125,7 +125,7 @@ static cudaError_t rt_instantiate_with_params_api(cudaGraphExec_t *pGraphExec, c
                                                   bool per_thread, rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_instantiate_with_params(pGraphExec, graph, params, per_thread));
+    RT_RETURN(rt_instantiate_with_params(pGraphExec, graph, params, per_thread));
 }
 
 RT_API cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
@@ -160,7 +160,7 @@ static cudaError_t rt_graph_launch_api(cudaGraphExec_t exec, cudaStream_t stream
                                        rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_graph_launch(exec, stream, per_thread));
+    RT_RETURN(rt_graph_launch(exec, stream, per_thread));
 }
 
 RT_API cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream)
@@ -190,7 +190,7 @@ static cudaError_t rt_graph_upload_api(cudaGraphExec_t exec, cudaStream_t stream
                                        rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_graph_upload(exec, stream, per_thread));
+    RT_RETURN(rt_graph_upload(exec, stream, per_thread));
 }
 
 RT_API cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream)

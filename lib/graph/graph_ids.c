@@ -409,7 +409,7 @@ static cudaError_t rt_begin_recapture_api(cudaStream_t stream, enum cudaStreamCa
                                           bool per_thread, rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_begin_recapture(stream, mode, graph, callback, per_thread, self));
+    RT_RETURN(rt_begin_recapture(stream, mode, graph, callback, per_thread, self));
 }
 
 RT_API cudaError_t cudaStreamBeginRecaptureToGraph(

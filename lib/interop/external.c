@@ -383,7 +383,7 @@ static cudaError_t rt_signal_api(rt_api api, const cudaExternalSemaphore_t *sems
                                  unsigned count, cudaStream_t stream, bool per_thread)
 {
     RT_ENTER_AS(api);
-    RT_RETURN_AS(api, rt_signal(api, sems, params, count, stream, per_thread));
+    RT_RETURN(rt_signal(api, sems, params, count, stream, per_thread));
 }
 
 static cudaError_t rt_wait(rt_api api, const cudaExternalSemaphore_t *sems,
@@ -409,7 +409,7 @@ static cudaError_t rt_wait_api(rt_api api, const cudaExternalSemaphore_t *sems,
                                unsigned count, cudaStream_t stream, bool per_thread)
 {
     RT_ENTER_AS(api);
-    RT_RETURN_AS(api, rt_wait(api, sems, params, count, stream, per_thread));
+    RT_RETURN(rt_wait(api, sems, params, count, stream, per_thread));
 }
 
 RT_API cudaError_t cudaSignalExternalSemaphoresAsync(

@@ -314,7 +314,7 @@ static cudaError_t rt_graphics_map_api(rt_api api, bool map, int count,
                                        cudaGraphicsResource_t *resources, cudaStream_t stream)
 {
     RT_ENTER_AS(api);
-    RT_RETURN_AS(api, rt_graphics_map(api, map, count, resources, stream));
+    RT_RETURN(rt_graphics_map(api, map, count, resources, stream));
 }
 
 RT_API cudaError_t cudaGraphicsMapResources(int count, cudaGraphicsResource_t *resources,
@@ -478,7 +478,7 @@ static cudaError_t rt_gl_map_buffer_api(rt_api api, bool async, void **devPtr, G
                                         cudaStream_t stream)
 {
     RT_ENTER_AS(api);
-    RT_RETURN_AS(api, rt_gl_map_buffer(api, async, devPtr, bufObj, stream));
+    RT_RETURN(rt_gl_map_buffer(api, async, devPtr, bufObj, stream));
 }
 
 RT_API cudaError_t cudaGLMapBufferObject(void **devPtr, GLuint bufObj)

@@ -453,7 +453,7 @@ static cudaError_t rt_vdpau_register_api(rt_api api, bool video,
                                          unsigned flags)
 {
     RT_ENTER_AS(api);
-    RT_RETURN_AS(api, rt_vdpau_register(api, video, resource, surface, flags));
+    RT_RETURN(rt_vdpau_register(api, video, resource, surface, flags));
 }
 
 RT_API cudaError_t cudaGraphicsVDPAURegisterVideoSurface(struct cudaGraphicsResource **resource,

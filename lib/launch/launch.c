@@ -31,7 +31,7 @@
 #include "minicudart.h"
 
 /* The external definition of these inline helpers of launch/launch.h (RT_INLINE, core/core.h). */
-extern inline cudaError_t rt_launch_exit(rt_api api, const void *func, cudaError_t e);
+extern inline cudaError_t rt_launch_exit(const void *func, cudaError_t e);
 
 /* ---- steps 1 and 5: the per-thread configuration stack ------------------------------------ */
 
@@ -52,7 +52,7 @@ RT_API unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t 
     RT_ENTER();
     if (rt_config_depth == RT_CONFIG_DEPTH) {
         /* Non-zero makes the call site skip the launch, and then no pop follows. */
-        rt_exit_error(RT_SELF, cudaErrorInvalidConfiguration);
+        rt_error_record(cudaErrorInvalidConfiguration);
         RT_RETURN_VALUE(1);
     }
     rt_config_stack[rt_config_depth++] =

@@ -37,13 +37,13 @@ cudaError_t rt_launch_with(rt_kernel *k, dim3 grid, dim3 block, void **args, siz
 /* The exit of the public launches.  rt_launch_with answers cudaErrorInvalidResourceHandle for a
  * kernel it cannot find; for a NULL `func` NVIDIA's answer is cudaErrorInvalidDeviceFunction
  * (rt_kernel_unknown).  Only a failure pays for telling the two apart. */
-RT_INLINE cudaError_t rt_launch_exit(rt_api api, const void *func, cudaError_t e)
+RT_INLINE cudaError_t rt_launch_exit(const void *func, cudaError_t e)
 {
     if (e == cudaErrorInvalidResourceHandle && !func)
         e = cudaErrorInvalidDeviceFunction;
-    return rt_exit(api, e);
+    return rt_exit(e);
 }
-#define RT_RETURN_LAUNCH(func, e) return rt_launch_exit(RT_SELF, (func), (e))
+#define RT_RETURN_LAUNCH(func, e) return rt_launch_exit((func), (e))
 
 /* ---- the entry points nvcc emits at a call site (crt/host_runtime.h), and the _ptsz ones ---- */
 

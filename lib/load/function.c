@@ -648,7 +648,7 @@ static cudaError_t rt_cluster_query_api(int *out, const void *func,
                                         rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_cluster_query(out, func, config, potential_size));
+    RT_RETURN(rt_cluster_query(out, func, config, potential_size));
 }
 
 RT_API cudaError_t cudaOccupancyMaxPotentialClusterSize(int *clusterSize, const void *func,

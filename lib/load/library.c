@@ -541,7 +541,7 @@ static cudaError_t rt_library_variable_api(void **dptr, size_t *bytes, cudaLibra
                                            const char *name, bool managed, rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_library_variable(dptr, bytes, library, name, managed));
+    RT_RETURN(rt_library_variable(dptr, bytes, library, name, managed));
 }
 
 RT_API cudaError_t cudaLibraryGetGlobal(void **dptr, size_t *bytes, cudaLibrary_t library,

@@ -667,7 +667,7 @@ RT_API char __cudaInitModule(void **fatCubinHandle)
     if (e == cudaSuccess)
         e = rt_module_ensure(m, d, NULL);
     if (e != cudaSuccess)
-        rt_exit_error(RT_SELF, e);
+        rt_error_record(e);
     RT_RETURN_VALUE(e == cudaSuccess);
 }
 

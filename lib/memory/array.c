@@ -178,7 +178,7 @@ static cudaError_t rt_array_create_api(cudaArray_t *array,
                                        struct cudaExtent extent, unsigned flags, rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_array_create(array, desc, extent, flags));
+    RT_RETURN(rt_array_create(array, desc, extent, flags));
 }
 
 RT_API cudaError_t cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc,

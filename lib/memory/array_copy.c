@@ -136,7 +136,7 @@ static cudaError_t rt_memcpy_2d_array_api(cudaArray_const_t array, size_t x_byte
                                           const rt_copy_mode *m, rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_memcpy_2d_array(array,
+    RT_RETURN(rt_memcpy_2d_array(array,
                                         x_bytes,
                                         y,
                                         linear,
@@ -241,7 +241,7 @@ static cudaError_t rt_memcpy_array_run_api(cudaArray_const_t array, size_t x, si
                                            const rt_copy_mode *m, rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_memcpy_array_run(array, x, y, linear, count, kind, to_array, m));
+    RT_RETURN(rt_memcpy_array_run(array, x, y, linear, count, kind, to_array, m));
 }
 
 /* cudaMemcpy2DArrayToArray: one 2D copy between two arrays. */
@@ -279,7 +279,7 @@ static cudaError_t rt_memcpy_2d_array_array_api(cudaArray_t dst, size_t xd, size
                                                 rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_memcpy_2d_array_array(dst, xd, yd, src, xs, ys, width, height, kind, m));
+    RT_RETURN(rt_memcpy_2d_array_array(dst, xd, yd, src, xs, ys, width, height, kind, m));
 }
 
 /* cudaMemcpyArrayToArray: `count` bytes row after row in both arrays, whose rows may differ in
@@ -339,7 +339,7 @@ static cudaError_t rt_memcpy_array_array_run_api(cudaArray_t dst, size_t xd, siz
                                                  const rt_copy_mode *m, rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_memcpy_array_array_run(dst, xd, yd, src, xs, ys, count, kind, m));
+    RT_RETURN(rt_memcpy_array_array_run(dst, xd, yd, src, xs, ys, count, kind, m));
 }
 
 RT_API cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset,

@@ -142,7 +142,7 @@ static cudaError_t rt_sparse_properties_api(struct cudaArraySparseProperties *ou
                                             const void *handle, rt_api api)
 {
     RT_ENTER_AS(api);
-    RT_RETURN_AS(api, rt_sparse_properties(out, mipmapped, handle, api));
+    RT_RETURN(rt_sparse_properties(out, mipmapped, handle, api));
 }
 
 RT_API cudaError_t cudaArrayGetSparseProperties(struct cudaArraySparseProperties *sparseProperties,
@@ -201,7 +201,7 @@ static cudaError_t rt_memory_requirements_api(struct cudaArrayMemoryRequirements
                                               rt_api api)
 {
     RT_ENTER_AS(api);
-    RT_RETURN_AS(api, rt_memory_requirements(out, mipmapped, handle, device, api));
+    RT_RETURN(rt_memory_requirements(out, mipmapped, handle, device, api));
 }
 
 RT_API cudaError_t cudaArrayGetMemoryRequirements(

@@ -124,7 +124,7 @@ static cudaError_t rt_memcpy2d_api(void *dst, size_t dpitch, const void *src, si
                                    rt_order o, rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_memcpy2d(dst, dpitch, src, spitch, width, height, kind, o));
+    RT_RETURN(rt_memcpy2d(dst, dpitch, src, spitch, width, height, kind, o));
 }
 
 RT_API cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
@@ -186,7 +186,7 @@ static cudaError_t rt_memset2d_api(void *devPtr, size_t pitch, int value, size_t
                                    size_t height, rt_order o, rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_memset2d(devPtr, pitch, value, width, height, o));
+    RT_RETURN(rt_memset2d(devPtr, pitch, value, width, height, o));
 }
 
 RT_API cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width,
@@ -254,7 +254,7 @@ static cudaError_t rt_memset3d_api(struct cudaPitchedPtr p, int value, struct cu
                                    rt_order o, rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_memset3d(p, value, extent, o));
+    RT_RETURN(rt_memset3d(p, value, extent, o));
 }
 
 RT_API cudaError_t cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr, int value,
@@ -394,7 +394,7 @@ static cudaError_t rt_memcpy3d(const struct cudaMemcpy3DParms *p, rt_order o)
 static cudaError_t rt_memcpy3d_api(const struct cudaMemcpy3DParms *p, rt_order o, rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_memcpy3d(p, o));
+    RT_RETURN(rt_memcpy3d(p, o));
 }
 
 RT_API cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p)
@@ -444,7 +444,7 @@ static cudaError_t rt_memcpy3d_peer_api(const struct cudaMemcpy3DPeerParms *p, r
                                         rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_memcpy3d_peer(p, o));
+    RT_RETURN(rt_memcpy3d_peer(p, o));
 }
 
 RT_API cudaError_t cudaMemcpy3DPeer(const struct cudaMemcpy3DPeerParms *p)

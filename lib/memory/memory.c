@@ -129,7 +129,7 @@ static cudaError_t rt_memcpy_api(void *dst, const void *src, size_t count,
                                  enum cudaMemcpyKind kind, bool per_thread, rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_memcpy(dst, src, count, kind, per_thread));
+    RT_RETURN(rt_memcpy(dst, src, count, kind, per_thread));
 }
 
 RT_API cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
@@ -162,7 +162,7 @@ static cudaError_t rt_memset_api(void *devPtr, int value, size_t count, bool per
                                  rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_memset(devPtr, value, count, per_thread));
+    RT_RETURN(rt_memset(devPtr, value, count, per_thread));
 }
 
 RT_API cudaError_t cudaMemset(void *devPtr, int value, size_t count)
@@ -193,7 +193,7 @@ static cudaError_t rt_memcpy_async_api(void *dst, const void *src, size_t count,
                                        enum cudaMemcpyKind kind, CUstream stream, rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_memcpy_async(dst, src, count, kind, stream));
+    RT_RETURN(rt_memcpy_async(dst, src, count, kind, stream));
 }
 
 RT_API cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
@@ -225,7 +225,7 @@ static cudaError_t rt_memset_async_api(void *devPtr, int value, size_t count, CU
                                        rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_memset_async(devPtr, value, count, stream));
+    RT_RETURN(rt_memset_async(devPtr, value, count, stream));
 }
 
 RT_API cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream)
@@ -281,7 +281,7 @@ static cudaError_t rt_memcpy_peer_api(void *dst, int dstDevice, const void *src,
                                       size_t count, bool async, CUstream stream, rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_memcpy_peer(dst, dstDevice, src, srcDevice, count, async, stream));
+    RT_RETURN(rt_memcpy_peer(dst, dstDevice, src, srcDevice, count, async, stream));
 }
 
 RT_API cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice,
@@ -372,7 +372,7 @@ static cudaError_t rt_memcpy_to_symbol_api(const void *symbol, const void *src, 
                                            bool per_thread, rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_memcpy_to_symbol(symbol, src, count, offset, kind, per_thread));
+    RT_RETURN(rt_memcpy_to_symbol(symbol, src, count, offset, kind, per_thread));
 }
 
 static cudaError_t rt_memcpy_from_symbol(void *dst, const void *symbol, size_t count,
@@ -393,7 +393,7 @@ static cudaError_t rt_memcpy_from_symbol_api(void *dst, const void *symbol, size
                                              bool per_thread, rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_memcpy_from_symbol(dst, symbol, count, offset, kind, per_thread));
+    RT_RETURN(rt_memcpy_from_symbol(dst, symbol, count, offset, kind, per_thread));
 }
 
 RT_API cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count,
@@ -439,7 +439,7 @@ static cudaError_t rt_memcpy_to_symbol_async_api(const void *symbol, const void 
                                                  CUstream stream, rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_memcpy_to_symbol_async(symbol, src, count, offset, kind, stream));
+    RT_RETURN(rt_memcpy_to_symbol_async(symbol, src, count, offset, kind, stream));
 }
 
 static cudaError_t rt_memcpy_from_symbol_async(void *dst, const void *symbol, size_t count,
@@ -460,7 +460,7 @@ static cudaError_t rt_memcpy_from_symbol_async_api(void *dst, const void *symbol
                                                    CUstream stream, rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_memcpy_from_symbol_async(dst, symbol, count, offset, kind, stream));
+    RT_RETURN(rt_memcpy_from_symbol_async(dst, symbol, count, offset, kind, stream));
 }
 
 RT_API cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count,

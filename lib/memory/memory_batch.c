@@ -135,7 +135,7 @@ static cudaError_t rt_memcpy_batch_api(void *const *dsts, const void *const *src
                                        size_t numAttrs, cudaStream_t stream, rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_memcpy_batch(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, stream,
+    RT_RETURN(rt_memcpy_batch(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, stream,
                                        self));
 }
 
@@ -186,7 +186,7 @@ static cudaError_t rt_memcpy_3d_batch_api(size_t numOps, struct cudaMemcpy3DBatc
                                           rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_memcpy_3d_batch(numOps, opList, flags, stream, self));
+    RT_RETURN(rt_memcpy_3d_batch(numOps, opList, flags, stream, self));
 }
 
 RT_API cudaError_t cudaMemcpy3DBatchAsync(size_t numOps, struct cudaMemcpy3DBatchOp *opList,
@@ -247,7 +247,7 @@ static cudaError_t rt_memcpy_with_attributes_api(void *dst, const void *src, siz
                                                  cudaStream_t stream, bool per_thread, rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_memcpy_with_attributes(dst, src, size, attr, stream, per_thread, self));
+    RT_RETURN(rt_memcpy_with_attributes(dst, src, size, attr, stream, per_thread, self));
 }
 
 RT_API cudaError_t cudaMemcpyWithAttributesAsync(void *dst, const void *src, size_t size,
@@ -298,7 +298,7 @@ static cudaError_t rt_memcpy_3d_with_attributes_api(struct cudaMemcpy3DBatchOp *
                                                     bool per_thread, rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_memcpy_3d_with_attributes(op, flags, stream, per_thread, self));
+    RT_RETURN(rt_memcpy_3d_with_attributes(op, flags, stream, per_thread, self));
 }
 
 RT_API cudaError_t cudaMemcpy3DWithAttributesAsync(struct cudaMemcpy3DBatchOp *op,
@@ -359,7 +359,7 @@ static cudaError_t rt_range_batch_api(rt_api api, rt_range_op op, void **dptrs, 
                                       cudaStream_t stream, bool per_thread)
 {
     RT_ENTER_AS(api);
-    RT_RETURN_AS(api, rt_range_batch(api,
+    RT_RETURN(rt_range_batch(api,
                                    op,
                                    dptrs,
                                    sizes,

@@ -63,7 +63,7 @@ static cudaError_t rt_host_alloc(void **pHost, size_t size, unsigned int flags)
 static cudaError_t rt_host_alloc_api(void **pHost, size_t size, unsigned int flags, rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_host_alloc(pHost, size, flags));
+    RT_RETURN(rt_host_alloc(pHost, size, flags));
 }
 
 RT_API cudaError_t cudaMallocHost(void **ptr, size_t size)
@@ -281,7 +281,7 @@ static cudaError_t rt_prefetch_api(const void *devPtr, size_t count,
                                    CUstream stream, rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_prefetch(devPtr, count, location, flags, stream));
+    RT_RETURN(rt_prefetch(devPtr, count, location, flags, stream));
 }
 
 RT_API cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count,
@@ -313,7 +313,7 @@ static cudaError_t rt_attach_api(CUstream stream, void *devPtr, size_t length, u
                                  rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_attach(stream, devPtr, length, flags));
+    RT_RETURN(rt_attach(stream, devPtr, length, flags));
 }
 
 RT_API cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length,

@@ -53,7 +53,7 @@ static cudaError_t rt_malloc_async_api(void **devPtr, size_t size, cudaMemPool_t
                                        rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_malloc_async(devPtr, size, pool, from_pool, stream, per_thread));
+    RT_RETURN(rt_malloc_async(devPtr, size, pool, from_pool, stream, per_thread));
 }
 
 RT_API cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream)
@@ -93,7 +93,7 @@ static cudaError_t rt_free_async_api(void *devPtr, cudaStream_t stream, bool per
                                      rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_free_async(devPtr, stream, per_thread));
+    RT_RETURN(rt_free_async(devPtr, stream, per_thread));
 }
 
 RT_API cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream)
@@ -348,7 +348,7 @@ static cudaError_t rt_graph_mem_attribute_api(int device, enum cudaGraphMemAttri
                                               void *value, bool set, rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_graph_mem_attribute(device, attr, value, set));
+    RT_RETURN(rt_graph_mem_attribute(device, attr, value, set));
 }
 
 RT_API cudaError_t cudaDeviceGetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr,

@@ -39,7 +39,7 @@ static cudaError_t rt_event_create(cudaEvent_t *event, unsigned flags)
 static cudaError_t rt_event_create_api(cudaEvent_t *event, unsigned flags, rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_event_create(event, flags));
+    RT_RETURN(rt_event_create(event, flags));
 }
 
 RT_API cudaError_t cudaEventCreate(cudaEvent_t *event)
@@ -86,7 +86,7 @@ static cudaError_t rt_event_record_api(cudaEvent_t event, cudaStream_t stream, u
                                        bool with_flags, bool per_thread, rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_event_record(event, stream, flags, with_flags, per_thread));
+    RT_RETURN(rt_event_record(event, stream, flags, with_flags, per_thread));
 }
 
 RT_API cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)

@@ -22,7 +22,7 @@
 #include "stream/stream.h"
 
 /* The external definition of these inline helpers of stream/stream.h (RT_INLINE, core/core.h). */
-extern inline cudaError_t rt_exit_query(rt_api api, cudaError_t e);
+extern inline cudaError_t rt_exit_query(cudaError_t e);
 
 /* A runtime stream attribute value is the driver's, byte for byte. */
 _Static_assert(sizeof(cudaStreamAttrValue) == sizeof(CUstreamAttrValue),
@@ -88,7 +88,7 @@ static cudaError_t rt_stream_create_api(cudaStream_t *pStream, unsigned flags, i
                                         bool with_priority, rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_stream_create(pStream, flags, priority, with_priority));
+    RT_RETURN(rt_stream_create(pStream, flags, priority, with_priority));
 }
 
 RT_API cudaError_t cudaStreamCreate(cudaStream_t *pStream)
@@ -149,7 +149,7 @@ static cudaError_t rt_stream_synchronize(cudaStream_t stream, bool per_thread)
 static cudaError_t rt_stream_synchronize_api(cudaStream_t stream, bool per_thread, rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_stream_synchronize(stream, per_thread));
+    RT_RETURN(rt_stream_synchronize(stream, per_thread));
 }
 
 RT_API cudaError_t cudaStreamSynchronize(cudaStream_t stream)
@@ -202,7 +202,7 @@ static cudaError_t rt_stream_wait_event_api(cudaStream_t stream, cudaEvent_t eve
                                             bool per_thread, rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_stream_wait_event(stream, event, flags, per_thread));
+    RT_RETURN(rt_stream_wait_event(stream, event, flags, per_thread));
 }
 
 RT_API cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
@@ -261,7 +261,7 @@ static cudaError_t rt_stream_add_callback_api(cudaStream_t stream, cudaStreamCal
                                               rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_stream_add_callback(stream, callback, userData, flags, per_thread));
+    RT_RETURN(rt_stream_add_callback(stream, callback, userData, flags, per_thread));
 }
 
 RT_API cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback,
@@ -296,7 +296,7 @@ static cudaError_t rt_launch_host_func_api(cudaStream_t stream, cudaHostFn_t fn,
                                            bool per_thread, rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_launch_host_func(stream, fn, userData, per_thread));
+    RT_RETURN(rt_launch_host_func(stream, fn, userData, per_thread));
 }
 
 RT_API cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData)
@@ -340,7 +340,7 @@ static cudaError_t rt_launch_host_func_v2_api(cudaStream_t stream, cudaHostFn_t 
                                               unsigned syncMode, bool per_thread, rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_launch_host_func_v2(stream, fn, userData, syncMode, per_thread, self));
+    RT_RETURN(rt_launch_host_func_v2(stream, fn, userData, syncMode, per_thread, self));
 }
 
 RT_API cudaError_t cudaLaunchHostFunc_v2(cudaStream_t stream, cudaHostFn_t fn, void *userData,
@@ -373,7 +373,7 @@ static cudaError_t rt_stream_get_flags_api(cudaStream_t stream, unsigned *flags,
                                            rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_stream_get_flags(stream, flags, per_thread));
+    RT_RETURN(rt_stream_get_flags(stream, flags, per_thread));
 }
 
 RT_API cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int *flags)
@@ -403,7 +403,7 @@ static cudaError_t rt_stream_get_priority_api(cudaStream_t stream, int *priority
                                               rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_stream_get_priority(stream, priority, per_thread));
+    RT_RETURN(rt_stream_get_priority(stream, priority, per_thread));
 }
 
 RT_API cudaError_t cudaStreamGetPriority(cudaStream_t hStream, int *priority)
@@ -443,7 +443,7 @@ static cudaError_t rt_stream_get_device_api(cudaStream_t stream, int *device, bo
                                             rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_stream_get_device(stream, device, per_thread));
+    RT_RETURN(rt_stream_get_device(stream, device, per_thread));
 }
 
 RT_API cudaError_t cudaStreamGetDevice(cudaStream_t hStream, int *device)
@@ -472,7 +472,7 @@ static cudaError_t rt_stream_get_id_api(cudaStream_t stream, unsigned long long 
                                         bool per_thread, rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_stream_get_id(stream, id, per_thread));
+    RT_RETURN(rt_stream_get_id(stream, id, per_thread));
 }
 
 RT_API cudaError_t cudaStreamGetId(cudaStream_t hStream, unsigned long long *streamId)
@@ -507,7 +507,7 @@ static cudaError_t rt_stream_set_attribute_api(cudaStream_t stream, cudaStreamAt
                                                rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_stream_set_attribute(stream, attr, value, per_thread));
+    RT_RETURN(rt_stream_set_attribute(stream, attr, value, per_thread));
 }
 
 RT_API cudaError_t cudaStreamSetAttribute(cudaStream_t hStream, cudaStreamAttrID attr,
@@ -542,7 +542,7 @@ static cudaError_t rt_stream_get_attribute_api(cudaStream_t stream, cudaStreamAt
                                                rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_stream_get_attribute(stream, attr, value, per_thread));
+    RT_RETURN(rt_stream_get_attribute(stream, attr, value, per_thread));
 }
 
 RT_API cudaError_t cudaStreamGetAttribute(cudaStream_t hStream, cudaStreamAttrID attr,
@@ -574,7 +574,7 @@ static cudaError_t rt_stream_copy_attributes_api(cudaStream_t dst, cudaStream_t 
                                                  bool per_thread, rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN_AS(self, rt_stream_copy_attributes(dst, src, per_thread));
+    RT_RETURN(rt_stream_copy_attributes(dst, src, per_thread));
 }
 
 RT_API cudaError_t cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src)

@@ -18,16 +18,16 @@
  * cudaStreamQuery / cudaEventQuery on busy work return it and leave the thread's last error at
  * cudaSuccess (SEMANTICS.md section 0).  Every other code leaves through rt_exit as usual.
  */
-RT_INLINE cudaError_t rt_exit_query(rt_api api, cudaError_t e)
+RT_INLINE cudaError_t rt_exit_query(cudaError_t e)
 {
     if (e == cudaErrorNotReady) {
+        RT_TRACE("%s: not ready (not stored as the last error)", rt_api_name(rt_call_current()));
         rt_call_end();
-        RT_TRACE("%s: not ready (not stored as the last error)", rt_api_name(api));
         return e;
     }
-    return rt_exit(api, e);
+    return rt_exit(e);
 }
-#define RT_RETURN_QUERY(e) return rt_exit_query(RT_SELF, (e))
+#define RT_RETURN_QUERY(e) return rt_exit_query(e)
 
 /* ---- the per-thread-default-stream variants (PROTOCOL.md section 3.6) ------------------------ */
 
