@@ -106,11 +106,11 @@ const char *rt_driver_path(void);
 /* An optional entry point (DRIVER_FN_OPTIONAL), asked after rt_driver_load: cudaSuccess when the
  * driver has it (present), else cudaErrorNotSupported, with "<api>: the driver has no <entry>: not
  * implemented" in the trace. */
-cudaError_t rt_driver_optional(bool present, rt_api api, const char *entry);
+cudaError_t rt_driver_optional(bool present, const char *entry);
 /* The same for an entry of a driver newer than 13.0 that a 13.5 function needs and cannot do
  * without: cudaErrorCallRequiresNewerDriver (NVIDIA's 13.5 runtime's answer on such a driver),
  * with the reason in the trace. */
-cudaError_t rt_driver_newer(bool present, rt_api api, const char *entry);
+cudaError_t rt_driver_newer(bool present, const char *entry);
 
 /* The runtime ABI minicudart implements: NVIDIA's CUDA 13.5 (cudaRuntimeGetVersion), whichever
  * toolkit's headers it was built with.  The CUDA 12 build sets 12090 first (cuda12/names12.h),

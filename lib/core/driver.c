@@ -224,19 +224,19 @@ cudaError_t rt_driver_failure(void)
     return rt_driver_load();
 }
 
-cudaError_t rt_driver_optional(bool present, rt_api api, const char *entry)
+cudaError_t rt_driver_optional(bool present, const char *entry)
 {
     if (present)
         return cudaSuccess;
-    RT_TRACE("%s: the driver has no %s: not implemented", rt_api_name(api), entry);
+    RT_TRACE("%s: the driver has no %s: not implemented", rt_api_name(rt_call_current()), entry);
     return cudaErrorNotSupported;
 }
 
-cudaError_t rt_driver_newer(bool present, rt_api api, const char *entry)
+cudaError_t rt_driver_newer(bool present, const char *entry)
 {
     if (present)
         return cudaSuccess;
     RT_TRACE("%s: the driver (%d) has no %s: cudaErrorCallRequiresNewerDriver, as NVIDIA's "
-             "runtime answers", rt_api_name(api), rt_drv.version, entry);
+             "runtime answers", rt_api_name(rt_call_current()), rt_drv.version, entry);
     return cudaErrorCallRequiresNewerDriver;
 }

@@ -371,7 +371,7 @@ RT_API cudaError_t cudaDeviceFlushGPUDirectRDMAWrites(
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
         RT_RETURN(e);
-    e = rt_driver_optional(rt_drv.cuFlushGPUDirectRDMAWrites != NULL, RT_SELF,
+    e = rt_driver_optional(rt_drv.cuFlushGPUDirectRDMAWrites != NULL,
                            "cuFlushGPUDirectRDMAWrites");
     if (e != cudaSuccess)
         RT_RETURN(e);
@@ -409,7 +409,7 @@ RT_API cudaError_t cudaDeviceGetHostAtomicCapabilities(unsigned int *capabilitie
     rt_device *d;
     cudaError_t e = rt_device_lookup(device, &d);
     if (e == cudaSuccess)
-        e = rt_driver_optional(rt_drv.cuDeviceGetHostAtomicCapabilities != NULL, RT_SELF,
+        e = rt_driver_optional(rt_drv.cuDeviceGetHostAtomicCapabilities != NULL,
                                "cuDeviceGetHostAtomicCapabilities");
     if (e != cudaSuccess)
         RT_RETURN(e);
@@ -433,7 +433,7 @@ RT_API cudaError_t cudaDeviceGetP2PAtomicCapabilities(unsigned int *capabilities
     if (e == cudaSuccess && src == dst)
         e = cudaErrorInvalidDevice;
     if (e == cudaSuccess)
-        e = rt_driver_optional(rt_drv.cuDeviceGetP2PAtomicCapabilities != NULL, RT_SELF,
+        e = rt_driver_optional(rt_drv.cuDeviceGetP2PAtomicCapabilities != NULL,
                                "cuDeviceGetP2PAtomicCapabilities");
     if (e != cudaSuccess)
         RT_RETURN(e);

@@ -44,8 +44,7 @@
 
 /* The driver entry points of this room exist since CUDA 12.4 (12.5 and 13.0 for some): a driver
  * without them answers as NVIDIA's runtime does on a driver without an entry point. */
-#define RT_NEED_AS(api, entry) rt_driver_newer(rt_drv.entry != NULL, (api), #entry)
-#define RT_NEED(entry) RT_NEED_AS(RT_SELF, entry)          /* in a public function */
+#define RT_NEED(entry) rt_driver_newer(rt_drv.entry != NULL, #entry)
 
 /* A green context the runtime made: its two handles, for as long as it lives. */
 typedef struct rt_green {
@@ -79,14 +78,14 @@ typedef struct rt_exec_view {
 
 /* Describes ctx (after the driver is up): cudaErrorInvalidValue for NULL, the driver's error for
  * a context it does not know. */
-static cudaError_t rt_exec_ctx_view(rt_api api, cudaExecutionContext_t ctx, rt_exec_view *out)
+static cudaError_t rt_exec_ctx_view(cudaExecutionContext_t ctx, rt_exec_view *out)
 {
     if (!ctx)
         return cudaErrorInvalidValue;
     cudaError_t e = rt_devices_init();
     if (e != cudaSuccess)
         return e;
-    if ((e = RT_NEED_AS(api, cuCtxGetDevice_v2)) != cudaSuccess)
+    if ((e = RT_NEED(cuCtxGetDevice_v2)) != cudaSuccess)
         return e;
     CUdevice cu = 0;
     out->context = (CUcontext)ctx;
@@ -289,7 +288,7 @@ RT_API cudaError_t cudaExecutionCtxGetDevice(int *device, cudaExecutionContext_t
     if (!device)
         RT_RETURN(cudaErrorInvalidValue);
     rt_exec_view v;
-    cudaError_t e = rt_exec_ctx_view(RT_SELF, ctx, &v);
+    cudaError_t e = rt_exec_ctx_view(ctx, &v);
     if (e == cudaSuccess)
         *device = v.ordinal;
     RT_RETURN(e);
@@ -333,7 +332,7 @@ RT_API cudaError_t cudaExecutionCtxStreamCreate(cudaStream_t *phStream, cudaExec
     if (!phStream || (flags != cudaStreamDefault && flags != cudaStreamNonBlocking))
         RT_RETURN(cudaErrorInvalidValue);
     rt_exec_view v;
-    cudaError_t e = rt_exec_ctx_view(RT_SELF, ctx, &v);
+    cudaError_t e = rt_exec_ctx_view(ctx, &v);
     if (e == cudaSuccess && v.green)
         e = RT_NEED(cuGreenCtxStreamCreate);
     if (e != cudaSuccess)
@@ -361,14 +360,13 @@ RT_API cudaError_t cudaExecutionCtxStreamCreate(cudaStream_t *phStream, cudaExec
 
 /* Record (record) or wait for (!record) an event on every stream of an execution context; the
  * primary context's covers its device's green contexts too (documented). */
-static cudaError_t rt_exec_ctx_event(rt_api api, cudaExecutionContext_t ctx, cudaEvent_t event,
-                                     bool record)
+static cudaError_t rt_exec_ctx_event(cudaExecutionContext_t ctx, cudaEvent_t event, bool record)
 {
     if (!ctx)
         return cudaErrorInvalidValue;
     cudaError_t e = rt_devices_init();
     if (e == cudaSuccess)
-        e = record ? RT_NEED_AS(api, cuCtxRecordEvent) : RT_NEED_AS(api, cuCtxWaitEvent);
+        e = record ? RT_NEED(cuCtxRecordEvent) : RT_NEED(cuCtxWaitEvent);
     if (e != cudaSuccess)
         return e;
     if (event && rt_handle_stale(RT_HANDLE_EVENT, event))
@@ -383,7 +381,7 @@ static cudaError_t rt_exec_ctx_event_api(rt_api api, cudaExecutionContext_t ctx,
                                          bool record)
 {
     RT_ENTER_AS(api);
-    RT_RETURN(rt_exec_ctx_event(api, ctx, event, record));
+    RT_RETURN(rt_exec_ctx_event(ctx, event, record));
 }
 
 RT_API cudaError_t cudaExecutionCtxRecordEvent(cudaExecutionContext_t ctx, cudaEvent_t event)
@@ -400,7 +398,7 @@ RT_API cudaError_t cudaExecutionCtxSynchronize(cudaExecutionContext_t ctx)
 {
     RT_ENTER();
     rt_exec_view v;
-    cudaError_t e = rt_exec_ctx_view(RT_SELF, ctx, &v);
+    cudaError_t e = rt_exec_ctx_view(ctx, &v);
     if (e == cudaSuccess)
         e = RT_NEED(cuCtxSynchronize_v2);
     if (e != cudaSuccess)
@@ -419,8 +417,7 @@ RT_API cudaError_t cudaExecutionCtxSynchronize(cudaExecutionContext_t ctx)
  * context.  NVIDIA's 13.5 runtime answers too on driver 580 (the 16 SMs of a green context's
  * stream, measured on the H200).
  */
-static cudaError_t rt_stream_get_dev_resource(rt_api api, cudaStream_t stream,
-                                              cudaDevResource *resource,
+static cudaError_t rt_stream_get_dev_resource(cudaStream_t stream, cudaDevResource *resource,
                                               enum cudaDevResourceType type, bool per_thread)
 {
     if (!resource)
@@ -436,9 +433,9 @@ static cudaError_t rt_stream_get_dev_resource(rt_api api, cudaStream_t stream,
     if (rt_drv.cuStreamGetDevResource)
         return rt_driver_result(d, rt_drv.cuStreamGetDevResource(s, (CUdevResource *)resource,
                                                                  (CUdevResourceType)type));
-    if ((e = RT_NEED_AS(api, cuStreamGetCtx)) != cudaSuccess ||
-        (e = RT_NEED_AS(api, cuCtxGetDevResource)) != cudaSuccess ||
-        (e = RT_NEED_AS(api, cuGreenCtxGetDevResource)) != cudaSuccess)
+    if ((e = RT_NEED(cuStreamGetCtx)) != cudaSuccess ||
+        (e = RT_NEED(cuCtxGetDevResource)) != cudaSuccess ||
+        (e = RT_NEED(cuGreenCtxGetDevResource)) != cudaSuccess)
         return e;
     CUcontext context = NULL;
     CUgreenCtx green = NULL;
@@ -449,7 +446,7 @@ static cudaError_t rt_stream_get_dev_resource(rt_api api, cudaStream_t stream,
                   : rt_drv.cuCtxGetDevResource(context, (CUdevResource *)resource,
                                                (CUdevResourceType)type);
     RT_TRACE("%s(%p): the driver has no cuStreamGetDevResource; answered from its %s context: %d",
-             rt_api_name(api), (void *)stream, green ? "green" : "", (int)r);
+             rt_api_name(rt_call_current()), (void *)stream, green ? "green" : "", (int)r);
     return rt_driver_result(d, r);
 }
 
@@ -459,7 +456,7 @@ static cudaError_t rt_stream_get_dev_resource_api(rt_api api, cudaStream_t strea
                                                   enum cudaDevResourceType type, bool per_thread)
 {
     RT_ENTER_AS(api);
-    RT_RETURN(rt_stream_get_dev_resource(api, stream, resource, type, per_thread));
+    RT_RETURN(rt_stream_get_dev_resource(stream, resource, type, per_thread));
 }
 
 RT_API cudaError_t cudaStreamGetDevResource(cudaStream_t hStream, cudaDevResource *resource,

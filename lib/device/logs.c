@@ -113,7 +113,7 @@ RT_API cudaError_t cudaDeviceRegisterAsyncNotification(int device, cudaAsyncCall
     rt_device *d;
     cudaError_t e = rt_device_lookup(device, &d);
     if (e == cudaSuccess)
-        e = rt_driver_optional(rt_drv.cuDeviceRegisterAsyncNotification != NULL, RT_SELF,
+        e = rt_driver_optional(rt_drv.cuDeviceRegisterAsyncNotification != NULL,
                                "cuDeviceRegisterAsyncNotification");
     if (e != cudaSuccess)
         RT_RETURN(e);
@@ -152,7 +152,7 @@ RT_API cudaError_t cudaDeviceUnregisterAsyncNotification(int device,
     rt_device *d;
     cudaError_t e = rt_device_lookup(device, &d);
     if (e == cudaSuccess)
-        e = rt_driver_optional(rt_drv.cuDeviceUnregisterAsyncNotification != NULL, RT_SELF,
+        e = rt_driver_optional(rt_drv.cuDeviceUnregisterAsyncNotification != NULL,
                                "cuDeviceUnregisterAsyncNotification");
     if (e != cudaSuccess)
         RT_RETURN(e);
@@ -215,16 +215,16 @@ static void rt_logs_link(rt_logs_entry *entry)
 /* The log needs the driver loaded and initialised, and no device or context.  The entry point
  * (its slot in the table, as driver.c fills it) is looked at only after rt_driver_load, which
  * fills the table on the first call. */
-static cudaError_t rt_logs_driver(size_t slot, rt_api api, const char *entry)
+static cudaError_t rt_logs_driver(size_t slot, const char *entry)
 {
     cudaError_t e = rt_driver_load();
     if (e != cudaSuccess)
         return e;
     void *fn;
     memcpy(&fn, (const char *)&rt_drv + slot, sizeof fn);
-    return rt_driver_optional(fn != NULL, api, entry);
+    return rt_driver_optional(fn != NULL, entry);
 }
-#define RT_LOGS_DRIVER(entry) rt_logs_driver(offsetof(struct rt_driver, entry), RT_SELF, #entry)
+#define RT_LOGS_DRIVER(entry) rt_logs_driver(offsetof(struct rt_driver, entry), #entry)
 
 /* callback_out is optional, as documented: without it the registration can never be undone, and
  * its record lives as long as the process. */

@@ -115,7 +115,7 @@ RT_API cudaError_t cudaGraphDebugDotPrint(cudaGraph_t graph, const char *path, u
     if (!path)
         RT_RETURN(cudaErrorInvalidValue);
     RT_GRAPH_ENTER(d);
-    cudaError_t e = rt_driver_optional(rt_drv.cuGraphDebugDotPrint != NULL, RT_SELF,
+    cudaError_t e = rt_driver_optional(rt_drv.cuGraphDebugDotPrint != NULL,
                                        "cuGraphDebugDotPrint");
     if (e == cudaSuccess)
         e = rt_driver_result(d, rt_drv.cuGraphDebugDotPrint(graph, path, flags));

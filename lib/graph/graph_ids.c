@@ -67,17 +67,17 @@ RT_API cudaError_t cudaGraphConditionalHandleCreate_v2(cudaGraphConditionalHandl
 /* The driver's number of graph, from its DOT: the first cluster label, `label="graph_<id>"`
  * (the outermost graph's; child graphs come later).  Returns cudaErrorCallRequiresNewerDriver
  * when the DOT cannot be made or read, with the reason in the trace. */
-static cudaError_t rt_graph_dot_id(rt_api api, CUgraph graph, unsigned *id)
+static cudaError_t rt_graph_dot_id(CUgraph graph, unsigned *id)
 {
     if (!rt_drv.cuGraphDebugDotPrint)
-        return rt_driver_newer(false, api, "cuGraphGetId or cuGraphDebugDotPrint");
+        return rt_driver_newer(false, "cuGraphGetId or cuGraphDebugDotPrint");
     /* The driver writes the DOT to a path it opens itself.  An anonymous in-memory file gives it
      * one (/proc/self/fd/N) with no name in any directory, so it collides with no other file and
      * needs no writable one, and it vanishes with the last descriptor: nothing is left behind. */
     int fd = memfd_create("minicudart-graph-id", MFD_CLOEXEC);
     if (fd < 0) {
         RT_TRACE("cudaGraphGetId: no memfd for the driver's DOT");
-        return rt_driver_newer(false, api, "cuGraphGetId");
+        return rt_driver_newer(false, "cuGraphGetId");
     }
     char path[64];
     snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
@@ -101,7 +101,7 @@ static cudaError_t rt_graph_dot_id(rt_api api, CUgraph graph, unsigned *id)
      * code does not know, and the answer is then that of a driver without cuGraphGetId. */
     if (!at || !end || *end != '"' || value > UINT32_MAX) {
         RT_TRACE("cudaGraphGetId: the driver's DOT has no graph label where expected");
-        return rt_driver_newer(false, api, "cuGraphGetId");
+        return rt_driver_newer(false, "cuGraphGetId");
     }
     *id = (unsigned)value;
     RT_TRACE("cudaGraphGetId(%p): %u, read from the driver's DOT (the driver has no "
@@ -121,7 +121,7 @@ RT_API cudaError_t cudaGraphGetId(cudaGraph_t hGraph, unsigned int *graphID)
     RT_GRAPH_ENTER(d);
     if (rt_drv.cuGraphGetId)
         RT_RETURN(rt_driver_result(d, rt_drv.cuGraphGetId(hGraph, graphID)));
-    RT_RETURN(rt_graph_dot_id(RT_SELF, hGraph, graphID));
+    RT_RETURN(rt_graph_dot_id(hGraph, graphID));
 }
 
 /* The four below need the driver's own entry point, and check in NVIDIA's order: the driver's
@@ -132,7 +132,7 @@ RT_API cudaError_t cudaGraphExecGetId(cudaGraphExec_t hGraphExec, unsigned int *
 {
     RT_ENTER();
     RT_GRAPH_ENTER(d);
-    cudaError_t e = rt_driver_newer(rt_drv.cuGraphExecGetId != NULL, RT_SELF, "cuGraphExecGetId");
+    cudaError_t e = rt_driver_newer(rt_drv.cuGraphExecGetId != NULL, "cuGraphExecGetId");
     if (e != cudaSuccess)
         RT_RETURN(e);
     if (!hGraphExec || !graphID)
@@ -148,7 +148,7 @@ RT_API cudaError_t cudaGraphNodeGetLocalId(cudaGraphNode_t hNode, unsigned int *
 {
     RT_ENTER();
     RT_GRAPH_ENTER(d);
-    cudaError_t e = rt_driver_newer(rt_drv.cuGraphNodeGetLocalId != NULL, RT_SELF,
+    cudaError_t e = rt_driver_newer(rt_drv.cuGraphNodeGetLocalId != NULL,
                                     "cuGraphNodeGetLocalId");
     if (e != cudaSuccess)
         RT_RETURN(e);
@@ -161,7 +161,7 @@ RT_API cudaError_t cudaGraphNodeGetToolsId(cudaGraphNode_t hNode, unsigned long 
 {
     RT_ENTER();
     RT_GRAPH_ENTER(d);
-    cudaError_t e = rt_driver_newer(rt_drv.cuGraphNodeGetToolsId != NULL, RT_SELF,
+    cudaError_t e = rt_driver_newer(rt_drv.cuGraphNodeGetToolsId != NULL,
                                     "cuGraphNodeGetToolsId");
     if (e != cudaSuccess)
         RT_RETURN(e);
@@ -174,7 +174,7 @@ RT_API cudaError_t cudaGraphNodeGetContainingGraph(cudaGraphNode_t hNode, cudaGr
 {
     RT_ENTER();
     RT_GRAPH_ENTER(d);
-    cudaError_t e = rt_driver_newer(rt_drv.cuGraphNodeGetContainingGraph != NULL, RT_SELF,
+    cudaError_t e = rt_driver_newer(rt_drv.cuGraphNodeGetContainingGraph != NULL,
                                     "cuGraphNodeGetContainingGraph");
     if (e != cudaSuccess)
         RT_RETURN(e);
@@ -364,13 +364,13 @@ void rt_recapture_end(CUstream stream)
 static cudaError_t rt_begin_recapture(cudaStream_t stream, enum cudaStreamCaptureMode mode,
                                       cudaGraph_t graph,
                                       struct cudaGraphRecaptureCallbackData *callback,
-                                      bool per_thread, rt_api api)
+                                      bool per_thread)
 {
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e == cudaSuccess)         /* before the arguments, as NVIDIA's runtime on driver 580 */
         e = rt_driver_newer(rt_drv.cuStreamBeginRecaptureToGraph != NULL,
-                            api, "cuStreamBeginRecaptureToGraph");
+                            "cuStreamBeginRecaptureToGraph");
     if (e != cudaSuccess)
         return e;
     if (!graph)
@@ -409,7 +409,7 @@ static cudaError_t rt_begin_recapture_api(cudaStream_t stream, enum cudaStreamCa
                                           bool per_thread, rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN(rt_begin_recapture(stream, mode, graph, callback, per_thread, self));
+    RT_RETURN(rt_begin_recapture(stream, mode, graph, callback, per_thread));
 }
 
 RT_API cudaError_t cudaStreamBeginRecaptureToGraph(

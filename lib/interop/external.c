@@ -335,8 +335,8 @@ RT_API cudaError_t cudaImportExternalSemaphore(cudaExternalSemaphore_t *extSem_o
 /* The common checks of a signal or a wait: the arrays (when there is anything to do) and each
  * semaphore, none NULL and none destroyed by a cudaDeviceReset; traced one line per
  * semaphore. */
-static cudaError_t rt_semaphores_enter(rt_api api, const cudaExternalSemaphore_t *sems,
-                                       const void *params, unsigned count, cudaStream_t stream,
+static cudaError_t rt_semaphores_enter(const cudaExternalSemaphore_t *sems, const void *params,
+                                       unsigned count, cudaStream_t stream,
                                        const unsigned long long *values, size_t stride,
                                        rt_device **d)
 {
@@ -354,18 +354,19 @@ static cudaError_t rt_semaphores_enter(rt_api api, const cudaExternalSemaphore_t
             return cudaErrorInvalidResourceHandle;
         const unsigned long long *value =
             (const unsigned long long *)((const char *)values + (size_t)i * stride);
-        RT_TRACE("%s: [%u] %p (%s) value %llu on stream %p", rt_api_name(api), i, (void *)sems[i],
-                 RT_SEMAPHORE_TYPE(rt_external_type(sems[i], NULL)), *value, (void *)stream);
+        RT_TRACE("%s: [%u] %p (%s) value %llu on stream %p", rt_api_name(rt_call_current()), i,
+                 (void *)sems[i], RT_SEMAPHORE_TYPE(rt_external_type(sems[i], NULL)), *value,
+                 (void *)stream);
     }
     return cudaSuccess;
 }
 
-static cudaError_t rt_signal(rt_api api, const cudaExternalSemaphore_t *sems,
-                             const struct cudaExternalSemaphoreSignalParams *params,
-                             unsigned count, cudaStream_t stream, bool per_thread)
+static cudaError_t rt_signal(const cudaExternalSemaphore_t *sems,
+                             const struct cudaExternalSemaphoreSignalParams *params, unsigned count,
+                             cudaStream_t stream, bool per_thread)
 {
     rt_device *d;
-    cudaError_t e = rt_semaphores_enter(api, sems, params, count, stream,
+    cudaError_t e = rt_semaphores_enter(sems, params, count, stream,
                                         params ? &params->params.fence.value : NULL,
                                         sizeof *params, &d);
     if (e != cudaSuccess)
@@ -383,15 +384,15 @@ static cudaError_t rt_signal_api(rt_api api, const cudaExternalSemaphore_t *sems
                                  unsigned count, cudaStream_t stream, bool per_thread)
 {
     RT_ENTER_AS(api);
-    RT_RETURN(rt_signal(api, sems, params, count, stream, per_thread));
+    RT_RETURN(rt_signal(sems, params, count, stream, per_thread));
 }
 
-static cudaError_t rt_wait(rt_api api, const cudaExternalSemaphore_t *sems,
+static cudaError_t rt_wait(const cudaExternalSemaphore_t *sems,
                            const struct cudaExternalSemaphoreWaitParams *params, unsigned count,
                            cudaStream_t stream, bool per_thread)
 {
     rt_device *d;
-    cudaError_t e = rt_semaphores_enter(api, sems, params, count, stream,
+    cudaError_t e = rt_semaphores_enter(sems, params, count, stream,
                                         params ? &params->params.fence.value : NULL,
                                         sizeof *params, &d);
     if (e != cudaSuccess)
@@ -409,7 +410,7 @@ static cudaError_t rt_wait_api(rt_api api, const cudaExternalSemaphore_t *sems,
                                unsigned count, cudaStream_t stream, bool per_thread)
 {
     RT_ENTER_AS(api);
-    RT_RETURN(rt_wait(api, sems, params, count, stream, per_thread));
+    RT_RETURN(rt_wait(sems, params, count, stream, per_thread));
 }
 
 RT_API cudaError_t cudaSignalExternalSemaphoresAsync(

@@ -92,8 +92,7 @@ static void rt_gfx_resolve(void)
     }
 }
 
-cudaError_t rt_graphics_enter(rt_api api, const char *entry, const void *slot,
-                              rt_device **d)
+cudaError_t rt_graphics_enter(const char *entry, const void *slot, rt_device **d)
 {
     cudaError_t e = rt_context_enter(d);
     if (e != cudaSuccess)
@@ -101,7 +100,7 @@ cudaError_t rt_graphics_enter(rt_api api, const char *entry, const void *slot,
     pthread_once(&rt_gfx_once, rt_gfx_resolve);
     void *fn = NULL;
     memcpy(&fn, slot, sizeof fn);
-    return rt_driver_optional(fn != NULL, api, entry);
+    return rt_driver_optional(fn != NULL, entry);
 }
 
 /* ---- registering GL objects ----------------------------------------------------------------- */
@@ -283,12 +282,12 @@ RT_API cudaError_t cudaGraphicsResourceSetMapFlags(cudaGraphicsResource_t resour
  * cudaErrorInvalidValue.  A negative count cannot reach the driver's unsigned one: NVIDIA's
  * runtime answers cudaErrorInvalidResourceHandle (measured with a NULL first entry); minicudart
  * reads no list whose length it cannot trust and answers the same. */
-static cudaError_t rt_graphics_map(rt_api api, bool map, int count,
-                                   cudaGraphicsResource_t *resources, cudaStream_t stream)
+static cudaError_t rt_graphics_map(bool map, int count, cudaGraphicsResource_t *resources,
+                                   cudaStream_t stream)
 {
     rt_device *d;
-    cudaError_t e = map ? RT_GFX_ENTER_AS(api, rt_drv, cuGraphicsMapResources, &d)
-                        : RT_GFX_ENTER_AS(api, rt_drv, cuGraphicsUnmapResources, &d);
+    cudaError_t e = map ? RT_GFX_ENTER(rt_drv, cuGraphicsMapResources, &d)
+                        : RT_GFX_ENTER(rt_drv, cuGraphicsUnmapResources, &d);
     if (e != cudaSuccess)
         return e;
     if (count == 0 || !resources)
@@ -303,7 +302,7 @@ static cudaError_t rt_graphics_map(rt_api api, bool map, int count,
     e = rt_driver_result(d, r);
     if (rt_tracing())
         for (int i = 0; i < count; i++)
-            rt_trace_emit("%s: resource %p %s on stream %p: %s", rt_api_name(api),
+            rt_trace_emit("%s: resource %p %s on stream %p: %s", rt_api_name(rt_call_current()),
                           (void *)resources[i], map ? "mapped" : "unmapped", (void *)stream,
                           rt_error_name(e));
     return e;
@@ -314,7 +313,7 @@ static cudaError_t rt_graphics_map_api(rt_api api, bool map, int count,
                                        cudaGraphicsResource_t *resources, cudaStream_t stream)
 {
     RT_ENTER_AS(api);
-    RT_RETURN(rt_graphics_map(api, map, count, resources, stream));
+    RT_RETURN(rt_graphics_map(map, count, resources, stream));
 }
 
 RT_API cudaError_t cudaGraphicsMapResources(int count, cudaGraphicsResource_t *resources,
@@ -451,14 +450,13 @@ RT_API cudaError_t cudaGLSetBufferObjectMapFlags(GLuint bufObj, unsigned int fla
     RT_RETURN(rt_driver_result(d, rt_gfx.cuGLSetBufferObjectMapFlags(bufObj, flags)));
 }
 
-static cudaError_t rt_gl_map_buffer(rt_api api, bool async, void **devPtr, GLuint bufObj,
-                                    cudaStream_t stream)
+static cudaError_t rt_gl_map_buffer(bool async, void **devPtr, GLuint bufObj, cudaStream_t stream)
 {
     if (!devPtr)
         return cudaErrorInvalidValue;
     rt_device *d;
-    cudaError_t e = async ? RT_GFX_ENTER_AS(api, rt_gfx, cuGLMapBufferObjectAsync, &d)
-                          : RT_GFX_ENTER_AS(api, rt_gfx, cuGLMapBufferObject, &d);
+    cudaError_t e = async ? RT_GFX_ENTER(rt_gfx, cuGLMapBufferObjectAsync, &d)
+                          : RT_GFX_ENTER(rt_gfx, cuGLMapBufferObject, &d);
     if (e != cudaSuccess)
         return e;
     CUdeviceptr p = 0;
@@ -478,7 +476,7 @@ static cudaError_t rt_gl_map_buffer_api(rt_api api, bool async, void **devPtr, G
                                         cudaStream_t stream)
 {
     RT_ENTER_AS(api);
-    RT_RETURN(rt_gl_map_buffer(api, async, devPtr, bufObj, stream));
+    RT_RETURN(rt_gl_map_buffer(async, devPtr, bufObj, stream));
 }
 
 RT_API cudaError_t cudaGLMapBufferObject(void **devPtr, GLuint bufObj)

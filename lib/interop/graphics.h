@@ -68,8 +68,7 @@ extern struct rt_graphics_driver rt_gfx;
  * runtime call), the hand-bound entry points resolved, and the entry point at `slot` (the
  * address of one of rt_gfx's or rt_drv's fields, read after resolution) present; else
  * cudaErrorNotSupported, with "<api>: the driver has no <entry>" in the trace. */
-cudaError_t rt_graphics_enter(rt_api api, const char *entry, const void *slot,
-                              rt_device **d);
+cudaError_t rt_graphics_enter(const char *entry, const void *slot, rt_device **d);
 /* Resources (graphics.c): one unregistered lately is refused (gone); one the driver gave out,
  * registered or acquired, is known again (given). */
 bool rt_graphics_gone(const void *resource);
@@ -77,9 +76,7 @@ void rt_graphics_given(const void *resource);
 /* A registered resource handed to the caller (graphics.c); NULL out: unregistered again. */
 cudaError_t rt_graphics_hand_out(cudaError_t e, CUgraphicsResource r,
                                  struct cudaGraphicsResource **out);
-#define RT_GFX_ENTER_AS(api, table, name, d) \
-    rt_graphics_enter((api), #name, (const void *)&(table).name, (d))
-#define RT_GFX_ENTER(table, name, d) RT_GFX_ENTER_AS(RT_SELF, table, name, d)  /* in a public one */
+#define RT_GFX_ENTER(table, name, d) rt_graphics_enter(#name, (const void *)&(table).name, (d))
 
 /* ---- external.c: the per-thread-stream variants the toolkit declares only in such builds ---- */
 

@@ -427,13 +427,12 @@ RT_API cudaError_t cudaVDPAUSetVDPAUDevice(int device, VdpDevice vdpDevice,
     RT_RETURN(e);
 }
 
-static cudaError_t rt_vdpau_register(rt_api api, bool video,
-                                     struct cudaGraphicsResource **resource, uint32_t surface,
-                                     unsigned flags)
+static cudaError_t rt_vdpau_register(bool video, struct cudaGraphicsResource **resource,
+                                     uint32_t surface, unsigned flags)
 {
     rt_device *d;        /* the driver first, into a local: its answer before a NULL resource's */
-    cudaError_t e = video ? RT_GFX_ENTER_AS(api, rt_gfx, cuGraphicsVDPAURegisterVideoSurface, &d)
-                          : RT_GFX_ENTER_AS(api, rt_gfx, cuGraphicsVDPAURegisterOutputSurface, &d);
+    cudaError_t e = video ? RT_GFX_ENTER(rt_gfx, cuGraphicsVDPAURegisterVideoSurface, &d)
+                          : RT_GFX_ENTER(rt_gfx, cuGraphicsVDPAURegisterOutputSurface, &d);
     if (e != cudaSuccess)
         return e;
     CUgraphicsResource r = NULL;
@@ -453,7 +452,7 @@ static cudaError_t rt_vdpau_register_api(rt_api api, bool video,
                                          unsigned flags)
 {
     RT_ENTER_AS(api);
-    RT_RETURN(rt_vdpau_register(api, video, resource, surface, flags));
+    RT_RETURN(rt_vdpau_register(video, resource, surface, flags));
 }
 
 RT_API cudaError_t cudaGraphicsVDPAURegisterVideoSurface(struct cudaGraphicsResource **resource,

@@ -83,7 +83,7 @@ RT_API cudaError_t cudaArrayGetPlane(cudaArray_t *pPlaneArray, cudaArray_t hArra
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e == cudaSuccess)
-        e = rt_driver_optional(rt_drv.cuArrayGetPlane != NULL, RT_SELF, "cuArrayGetPlane");
+        e = rt_driver_optional(rt_drv.cuArrayGetPlane != NULL, "cuArrayGetPlane");
     if (e != cudaSuccess)
         RT_RETURN(e);
     CUarray plane = NULL;
@@ -111,7 +111,7 @@ static void rt_sparse_from_driver(struct cudaArraySparseProperties *out,
  * array made without cudaArraySparse, or a level of a mipmapped array, is the driver's
  * cudaErrorInvalidValue. */
 static cudaError_t rt_sparse_properties(struct cudaArraySparseProperties *out, bool mipmapped,
-                                        const void *handle, rt_api api)
+                                        const void *handle)
 {
     if (!out)
         return cudaErrorInvalidValue;
@@ -119,9 +119,9 @@ static cudaError_t rt_sparse_properties(struct cudaArraySparseProperties *out, b
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
         return e;
-    e = mipmapped ? rt_driver_optional(rt_drv.cuMipmappedArrayGetSparseProperties != NULL, api,
+    e = mipmapped ? rt_driver_optional(rt_drv.cuMipmappedArrayGetSparseProperties != NULL,
                                        "cuMipmappedArrayGetSparseProperties")
-                  : rt_driver_optional(rt_drv.cuArrayGetSparseProperties != NULL, api,
+                  : rt_driver_optional(rt_drv.cuArrayGetSparseProperties != NULL,
                                        "cuArrayGetSparseProperties");
     if (e != cudaSuccess)
         return e;
@@ -142,7 +142,7 @@ static cudaError_t rt_sparse_properties_api(struct cudaArraySparseProperties *ou
                                             const void *handle, rt_api api)
 {
     RT_ENTER_AS(api);
-    RT_RETURN(rt_sparse_properties(out, mipmapped, handle, api));
+    RT_RETURN(rt_sparse_properties(out, mipmapped, handle));
 }
 
 RT_API cudaError_t cudaArrayGetSparseProperties(struct cudaArraySparseProperties *sparseProperties,
@@ -161,9 +161,8 @@ RT_API cudaError_t cudaMipmappedArrayGetSparseProperties(
 
 /* One of the two requirement queries, for the array or mipmapped array `handle` on `device`.
  * The driver answers an array made without cudaArrayDeferredMapping with cudaErrorInvalidValue. */
-static cudaError_t rt_memory_requirements(struct cudaArrayMemoryRequirements *out,
-                                          bool mipmapped, const void *handle, int device,
-                                          rt_api api)
+static cudaError_t rt_memory_requirements(struct cudaArrayMemoryRequirements *out, bool mipmapped,
+                                          const void *handle, int device)
 {
     if (!out)
         return cudaErrorInvalidValue;
@@ -173,9 +172,9 @@ static cudaError_t rt_memory_requirements(struct cudaArrayMemoryRequirements *ou
         return e;
     if (device < 0 || device >= rt_device_count)
         return cudaErrorInvalidValue;           /* not InvalidDevice: NVIDIA's answer (H200) */
-    e = mipmapped ? rt_driver_optional(rt_drv.cuMipmappedArrayGetMemoryRequirements != NULL, api,
+    e = mipmapped ? rt_driver_optional(rt_drv.cuMipmappedArrayGetMemoryRequirements != NULL,
                                        "cuMipmappedArrayGetMemoryRequirements")
-                  : rt_driver_optional(rt_drv.cuArrayGetMemoryRequirements != NULL, api,
+                  : rt_driver_optional(rt_drv.cuArrayGetMemoryRequirements != NULL,
                                        "cuArrayGetMemoryRequirements");
     if (e != cudaSuccess)
         return e;
@@ -201,7 +200,7 @@ static cudaError_t rt_memory_requirements_api(struct cudaArrayMemoryRequirements
                                               rt_api api)
 {
     RT_ENTER_AS(api);
-    RT_RETURN(rt_memory_requirements(out, mipmapped, handle, device, api));
+    RT_RETURN(rt_memory_requirements(out, mipmapped, handle, device));
 }
 
 RT_API cudaError_t cudaArrayGetMemoryRequirements(

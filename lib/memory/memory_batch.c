@@ -92,24 +92,22 @@ _Static_assert(sizeof(struct cudaMemcpy3DBatchOp) == sizeof(CUDA_MEMCPY3D_BATCH_
 /* Enters the context and checks that the optional driver entry point is there.  The entry is
  * read only after the context is entered: a batch may be a process's first CUDA call, and the
  * driver's table is empty until the driver is loaded. */
-static cudaError_t rt_batch_enter(void *const *slot, rt_api api, const char *entry,
-                                  rt_device **d)
+static cudaError_t rt_batch_enter(void *const *slot, const char *entry, rt_device **d)
 {
     cudaError_t e = rt_context_enter(d);
     if (e != cudaSuccess)
         return e;
-    return rt_driver_optional(*slot != NULL, api, entry);
+    return rt_driver_optional(*slot != NULL, entry);
 }
 
 /* ---- copies --------------------------------------------------------------------------------- */
 
-static cudaError_t rt_memcpy_batch(void *const *dsts, const void *const *srcs,
-                                   const size_t *sizes, size_t count,
-                                   struct cudaMemcpyAttributes *attrs, size_t *attrsIdxs,
-                                   size_t numAttrs, cudaStream_t stream, rt_api api)
+static cudaError_t rt_memcpy_batch(void *const *dsts, const void *const *srcs, const size_t *sizes,
+                                   size_t count, struct cudaMemcpyAttributes *attrs,
+                                   size_t *attrsIdxs, size_t numAttrs, cudaStream_t stream)
 {
     rt_device *d;
-    cudaError_t e = rt_batch_enter((void *const *)&rt_drv.cuMemcpyBatchAsync, api,
+    cudaError_t e = rt_batch_enter((void *const *)&rt_drv.cuMemcpyBatchAsync,
                                    "cuMemcpyBatchAsync", &d);
     if (e != cudaSuccess)
         return e;
@@ -135,8 +133,7 @@ static cudaError_t rt_memcpy_batch_api(void *const *dsts, const void *const *src
                                        size_t numAttrs, cudaStream_t stream, rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN(rt_memcpy_batch(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, stream,
-                                       self));
+    RT_RETURN(rt_memcpy_batch(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, stream));
 }
 
 RT_API cudaError_t cudaMemcpyBatchAsync(void *const *dsts, const void *const *srcs,
@@ -159,10 +156,10 @@ RT_API cudaError_t cudaMemcpyBatchAsync_ptsz(void *const *dsts, const void *cons
 }
 
 static cudaError_t rt_memcpy_3d_batch(size_t numOps, struct cudaMemcpy3DBatchOp *opList,
-                                      unsigned long long flags, cudaStream_t stream, rt_api api)
+                                      unsigned long long flags, cudaStream_t stream)
 {
     rt_device *d;
-    cudaError_t e = rt_batch_enter((void *const *)&rt_drv.cuMemcpy3DBatchAsync, api,
+    cudaError_t e = rt_batch_enter((void *const *)&rt_drv.cuMemcpy3DBatchAsync,
                                    "cuMemcpy3DBatchAsync", &d);
     if (e != cudaSuccess)
         return e;
@@ -186,7 +183,7 @@ static cudaError_t rt_memcpy_3d_batch_api(size_t numOps, struct cudaMemcpy3DBatc
                                           rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN(rt_memcpy_3d_batch(numOps, opList, flags, stream, self));
+    RT_RETURN(rt_memcpy_3d_batch(numOps, opList, flags, stream));
 }
 
 RT_API cudaError_t cudaMemcpy3DBatchAsync(size_t numOps, struct cudaMemcpy3DBatchOp *opList,
@@ -212,8 +209,8 @@ RT_API cudaError_t cudaMemcpy3DBatchAsync_ptsz(size_t numOps, struct cudaMemcpy3
  * per-thread one (0 in the _ptsz forms), a source access order, a size that is not 0.
  */
 static cudaError_t rt_memcpy_with_attributes(void *dst, const void *src, size_t size,
-                                             struct cudaMemcpyAttributes *attr,
-                                             cudaStream_t stream, bool per_thread, rt_api api)
+                                             struct cudaMemcpyAttributes *attr, cudaStream_t stream,
+                                             bool per_thread)
 {
     if (!attr)
         return cudaErrorInvalidValue;
@@ -226,7 +223,7 @@ static cudaError_t rt_memcpy_with_attributes(void *dst, const void *src, size_t 
         return rt_driver_result(d, rt_drv.cuMemcpyWithAttributesAsync(
                                        (CUdeviceptr)(uintptr_t)dst, (CUdeviceptr)(uintptr_t)src,
                                        size, (CUmemcpyAttributes *)attr, s));
-    if ((e = rt_driver_newer(rt_drv.cuMemcpyBatchAsync != NULL, api, "cuMemcpyBatchAsync")) !=
+    if ((e = rt_driver_newer(rt_drv.cuMemcpyBatchAsync != NULL, "cuMemcpyBatchAsync")) !=
         cudaSuccess)
         return e;
     CUdeviceptr dsts[1] = { (CUdeviceptr)(uintptr_t)dst };
@@ -236,7 +233,7 @@ static cudaError_t rt_memcpy_with_attributes(void *dst, const void *src, size_t 
     CUresult r = rt_drv.cuMemcpyBatchAsync(dsts, srcs, sizes, 1, (CUmemcpyAttributes *)attr,
                                            attrs_index, 1, s);
     RT_TRACE("%s(%zu bytes): the driver has no cuMemcpyWithAttributesAsync; answered as a batch "
-             "of one: %d", rt_api_name(api), size, (int)r);
+             "of one: %d", rt_api_name(rt_call_current()), size, (int)r);
     return rt_driver_result(d, r);
 }
 
@@ -247,7 +244,7 @@ static cudaError_t rt_memcpy_with_attributes_api(void *dst, const void *src, siz
                                                  cudaStream_t stream, bool per_thread, rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN(rt_memcpy_with_attributes(dst, src, size, attr, stream, per_thread, self));
+    RT_RETURN(rt_memcpy_with_attributes(dst, src, size, attr, stream, per_thread));
 }
 
 RT_API cudaError_t cudaMemcpyWithAttributesAsync(void *dst, const void *src, size_t size,
@@ -266,7 +263,7 @@ RT_API cudaError_t cudaMemcpyWithAttributesAsync_ptsz(void *dst, const void *src
 
 static cudaError_t rt_memcpy_3d_with_attributes(struct cudaMemcpy3DBatchOp *op,
                                                 unsigned long long flags, cudaStream_t stream,
-                                                bool per_thread, rt_api api)
+                                                bool per_thread)
 {
     if (!op)
         return cudaErrorInvalidValue;
@@ -282,12 +279,12 @@ static cudaError_t rt_memcpy_3d_with_attributes(struct cudaMemcpy3DBatchOp *op,
     if (rt_drv.cuMemcpy3DWithAttributesAsync)
         return rt_driver_result(d, rt_drv.cuMemcpy3DWithAttributesAsync(
                                        (CUDA_MEMCPY3D_BATCH_OP *)op, flags, s));
-    if ((e = rt_driver_newer(rt_drv.cuMemcpy3DBatchAsync != NULL, api, "cuMemcpy3DBatchAsync")) !=
+    if ((e = rt_driver_newer(rt_drv.cuMemcpy3DBatchAsync != NULL, "cuMemcpy3DBatchAsync")) !=
         cudaSuccess)
         return e;
     CUresult r = rt_drv.cuMemcpy3DBatchAsync(1, (CUDA_MEMCPY3D_BATCH_OP *)op, flags, s);
     RT_TRACE("%s: the driver has no cuMemcpy3DWithAttributesAsync; answered as a batch of one: "
-             "%d", rt_api_name(api), (int)r);
+             "%d", rt_api_name(rt_call_current()), (int)r);
     return rt_driver_result(d, r);
 }
 
@@ -298,7 +295,7 @@ static cudaError_t rt_memcpy_3d_with_attributes_api(struct cudaMemcpy3DBatchOp *
                                                     bool per_thread, rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN(rt_memcpy_3d_with_attributes(op, flags, stream, per_thread, self));
+    RT_RETURN(rt_memcpy_3d_with_attributes(op, flags, stream, per_thread));
 }
 
 RT_API cudaError_t cudaMemcpy3DWithAttributesAsync(struct cudaMemcpy3DBatchOp *op,
@@ -319,9 +316,8 @@ RT_API cudaError_t cudaMemcpy3DWithAttributesAsync_ptsz(struct cudaMemcpy3DBatch
 /* What the three managed-memory batches do. */
 typedef enum rt_range_op { RT_PREFETCH, RT_DISCARD, RT_DISCARD_AND_PREFETCH } rt_range_op;
 
-static cudaError_t rt_range_batch(rt_api api, rt_range_op op, void **dptrs, size_t *sizes,
-                                  size_t count, struct cudaMemLocation *locs, size_t *locIdxs,
-                                  size_t numLocs,
+static cudaError_t rt_range_batch(rt_range_op op, void **dptrs, size_t *sizes, size_t count,
+                                  struct cudaMemLocation *locs, size_t *locIdxs, size_t numLocs,
                                   unsigned long long flags, cudaStream_t stream, bool per_thread)
 {
     static const char *const entry[] = {"cuMemPrefetchBatchAsync", "cuMemDiscardBatchAsync",
@@ -331,7 +327,7 @@ static cudaError_t rt_range_batch(rt_api api, rt_range_op op, void **dptrs, size
         : op == RT_DISCARD ? (void *const *)&rt_drv.cuMemDiscardBatchAsync
                            : (void *const *)&rt_drv.cuMemDiscardAndPrefetchBatchAsync;
     rt_device *d;
-    cudaError_t e = rt_batch_enter(slot, api, entry[op], &d);
+    cudaError_t e = rt_batch_enter(slot, entry[op], &d);
     if (e != cudaSuccess)
         return e;
     if ((count && (!dptrs || !sizes)) || (op != RT_DISCARD && numLocs && (!locs || !locIdxs)))
@@ -359,8 +355,7 @@ static cudaError_t rt_range_batch_api(rt_api api, rt_range_op op, void **dptrs, 
                                       cudaStream_t stream, bool per_thread)
 {
     RT_ENTER_AS(api);
-    RT_RETURN(rt_range_batch(api,
-                                   op,
+    RT_RETURN(rt_range_batch(op,
                                    dptrs,
                                    sizes,
                                    count,

@@ -253,7 +253,7 @@ RT_API cudaError_t cudaMemGetLocationInfo(void *devPtr, size_t size, size_t summ
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e == cudaSuccess)         /* before the arguments, as NVIDIA's runtime on driver 580 */
-        e = rt_driver_newer(rt_drv.cuMemGetLocationInfo != NULL, RT_SELF, "cuMemGetLocationInfo");
+        e = rt_driver_newer(rt_drv.cuMemGetLocationInfo != NULL, "cuMemGetLocationInfo");
     if (e != cudaSuccess)
         RT_RETURN(e);
     if (!location_out || size == 0 || summaryGranularity == 0 || summaryGranularity > size ||

@@ -186,7 +186,7 @@ RT_API cudaError_t cudaMemGetDefaultMemPool(cudaMemPool_t *memPool,
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e == cudaSuccess)
-        e = rt_driver_optional(rt_drv.cuMemGetDefaultMemPool != NULL, RT_SELF,
+        e = rt_driver_optional(rt_drv.cuMemGetDefaultMemPool != NULL,
                                "cuMemGetDefaultMemPool");
     if (e == cudaSuccess)
         e = rt_driver_result(d, rt_drv.cuMemGetDefaultMemPool(memPool, (CUmemLocation *)location,
@@ -203,7 +203,7 @@ RT_API cudaError_t cudaMemGetMemPool(cudaMemPool_t *memPool, struct cudaMemLocat
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e == cudaSuccess)
-        e = rt_driver_optional(rt_drv.cuMemGetMemPool != NULL, RT_SELF, "cuMemGetMemPool");
+        e = rt_driver_optional(rt_drv.cuMemGetMemPool != NULL, "cuMemGetMemPool");
     if (e == cudaSuccess)
         e = rt_driver_result(d, rt_drv.cuMemGetMemPool(memPool, (CUmemLocation *)location,
                                                       (CUmemAllocationType)type));
@@ -221,7 +221,7 @@ RT_API cudaError_t cudaMemSetMemPool(struct cudaMemLocation *location,
     rt_device *d;
     cudaError_t e = rt_context_enter(&d);
     if (e == cudaSuccess)
-        e = rt_driver_optional(rt_drv.cuMemSetMemPool != NULL, RT_SELF, "cuMemSetMemPool");
+        e = rt_driver_optional(rt_drv.cuMemSetMemPool != NULL, "cuMemSetMemPool");
     if (e == cudaSuccess)
         e = rt_driver_result(d, rt_drv.cuMemSetMemPool((CUmemLocation *)location,
                                                       (CUmemAllocationType)type, memPool));

@@ -317,7 +317,7 @@ RT_API cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t stream, cudaHostFn_t fn,
  * is refused, as NVIDIA's runtime refuses every mode on such a driver.
  */
 static cudaError_t rt_launch_host_func_v2(cudaStream_t stream, cudaHostFn_t fn, void *userData,
-                                          unsigned syncMode, bool per_thread, rt_api api)
+                                          unsigned syncMode, bool per_thread)
 {
     if (!fn || (syncMode != cudaHostTaskBlocking && syncMode != cudaHostTaskSpinWait))
         return cudaErrorInvalidValue;
@@ -329,9 +329,9 @@ static cudaError_t rt_launch_host_func_v2(cudaStream_t stream, cudaHostFn_t fn, 
     if (rt_drv.cuLaunchHostFunc_v2)
         return rt_driver_result(d, rt_drv.cuLaunchHostFunc_v2(s, fn, userData, syncMode));
     if (syncMode != cudaHostTaskBlocking)
-        return rt_driver_newer(false, api, "cuLaunchHostFunc v2 (for cudaHostTaskSpinWait)");
+        return rt_driver_newer(false, "cuLaunchHostFunc v2 (for cudaHostTaskSpinWait)");
     RT_TRACE("%s: blocking sync mode on a driver without cuLaunchHostFunc v2: answered with "
-             "cuLaunchHostFunc, which blocks", rt_api_name(api));
+             "cuLaunchHostFunc, which blocks", rt_api_name(rt_call_current()));
     return rt_driver_result(d, rt_drv.cuLaunchHostFunc(s, fn, userData));
 }
 
@@ -340,7 +340,7 @@ static cudaError_t rt_launch_host_func_v2_api(cudaStream_t stream, cudaHostFn_t 
                                               unsigned syncMode, bool per_thread, rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_RETURN(rt_launch_host_func_v2(stream, fn, userData, syncMode, per_thread, self));
+    RT_RETURN(rt_launch_host_func_v2(stream, fn, userData, syncMode, per_thread));
 }
 
 RT_API cudaError_t cudaLaunchHostFunc_v2(cudaStream_t stream, cudaHostFn_t fn, void *userData,
