@@ -42,6 +42,21 @@ static struct {
 #undef CODEC_POINTER
 } codec;
 
+/* The names in the order of CODEC_FUNCTIONS, NUL-separated, and the library of each: a loop over
+ * data instead of a dlsym and its error for each name. */
+static const char codec_names[] =
+#define CODEC_NAME(lib, name) #name "\0"
+    CODEC_FUNCTIONS(CODEC_NAME)
+#undef CODEC_NAME
+    ;
+static const unsigned char codec_of[] = {
+#define CODEC_OF(lib, name) CODEC_##lib,
+    CODEC_FUNCTIONS(CODEC_OF)
+#undef CODEC_OF
+};
+_Static_assert(sizeof codec == sizeof codec_of * sizeof(void *),
+               "codec is one pointer per entry of CODEC_FUNCTIONS, each the size of a void *");
+
 static struct codec_library {
     const char *soname;
     pthread_once_t once;
@@ -63,18 +78,19 @@ static void codec_load(enum codec_lib which)
                  "package): %s", l->soname, dlerror());
         return;
     }
+    /* Entry i of CODEC_FUNCTIONS is pointer i of `codec`, named by the i-th of codec_names. */
     bool ok = true;
-#define CODEC_RESOLVE(lib, name)                                                                \
-    if (CODEC_##lib == which) {                                                                 \
-        void *sym = dlsym(handle, #name);                                                       \
-        memcpy(&codec.p_##name, &sym, sizeof sym);                                              \
-        if (!sym) {                                                                             \
-            snprintf(why, sizeof codec_why[0], "%s has no %s", l->soname, #name);               \
-            ok = false;                                                                         \
-        }                                                                                       \
+    const char *name = codec_names;
+    for (size_t i = 0; i < sizeof codec_of; i++, name += strlen(name) + 1) {
+        if (codec_of[i] != which)
+            continue;
+        void *sym = dlsym(handle, name);
+        memcpy((char *)&codec + i * sizeof sym, &sym, sizeof sym);
+        if (!sym) {
+            snprintf(why, sizeof codec_why[0], "%s has no %s", l->soname, name);
+            ok = false;
+        }
     }
-    CODEC_FUNCTIONS(CODEC_RESOLVE)
-#undef CODEC_RESOLVE
     l->ok = ok;
 }
 
