@@ -103,6 +103,10 @@ cudaError_t rt_driver_load(void);
 cudaError_t rt_driver_failure(void);
 /* The driver library rt_driver_load opens: MINICUDART_DRIVER, else libcuda.so.1. */
 const char *rt_driver_path(void);
+/* Resolves one entry point into *slot (NULL when the driver lacks it, with a trace line); false
+ * when it lacks one that is not optional.  The graphics table (interop/graphics.c) too. */
+bool rt_driver_resolve(PFN_cuGetProcAddress_v12000 get, const char *name, int version,
+                       cuuint64_t flags, bool optional, void **slot);
 /* An optional entry point (DRIVER_FN_OPTIONAL), asked after rt_driver_load: cudaSuccess when the
  * driver has it (present), else cudaErrorNotSupported, with "<api>: the driver has no <entry>: not
  * implemented" in the trace. */
@@ -228,6 +232,7 @@ extern atomic_int rt_calls_watched;
 void rt_call_open(rt_api self);
 void rt_call_close(void);
 rt_api rt_call_current(void);           /* the innermost call open on the thread, or NULL */
+const char *rt_call_name(void);         /* its name (rt_api_name) */
 RT_INLINE void rt_call_begin(rt_api self)
 {
     if (atomic_load_explicit(&rt_calls_watched, memory_order_relaxed))

@@ -86,9 +86,9 @@ static const char *rt_driver_next_name(const char *coded, char name[RT_DRIVER_NA
     return coded + rest;
 }
 
-/* Resolves one entry point.  A symbol the driver lacks comes back as CUDA_SUCCESS with a NULL
- * pointer, so both the result and the pointer are checked. */
-static bool rt_driver_resolve(PFN_cuGetProcAddress_v12000 get, const char *name, int version,
+/* A symbol the driver lacks comes back as CUDA_SUCCESS with a NULL pointer, so both the result
+ * and the pointer are checked. */
+bool rt_driver_resolve(PFN_cuGetProcAddress_v12000 get, const char *name, int version,
                               cuuint64_t flags, bool optional, void **slot)
 {
     CUdriverProcAddressQueryResult status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
@@ -186,8 +186,8 @@ static cudaError_t rt_driver_load_once(void)
     if (rt_drv.cuInit)
         atomic_store(&rt_driver_resolved, true);     /* a fork from now on: lifetime.c */
     if (!complete || version < RT_DRIVER_MIN_VERSION) {
-        RT_TRACE("driver: %s reports version %d; minicudart needs %d or newer with every entry "
-                 "point of driver_api.def", path, version, RT_DRIVER_MIN_VERSION);
+        RT_TRACE("driver: %s is version %d; %d or newer, with every entry of driver_api.def, "
+                 "is needed", path, version, RT_DRIVER_MIN_VERSION);
         return cudaErrorInsufficientDriver;
     }
 
@@ -228,7 +228,7 @@ cudaError_t rt_driver_optional(bool present, const char *entry)
 {
     if (present)
         return cudaSuccess;
-    RT_TRACE("%s: the driver has no %s: not implemented", rt_api_name(rt_call_current()), entry);
+    RT_TRACE("%s: the driver has no %s: not implemented", rt_call_name(), entry);
     return cudaErrorNotSupported;
 }
 
@@ -236,7 +236,7 @@ cudaError_t rt_driver_newer(bool present, const char *entry)
 {
     if (present)
         return cudaSuccess;
-    RT_TRACE("%s: the driver (%d) has no %s: cudaErrorCallRequiresNewerDriver, as NVIDIA's "
-             "runtime answers", rt_api_name(rt_call_current()), rt_drv.version, entry);
+    RT_TRACE("%s: the driver (%d) has no %s: a newer driver is needed, as NVIDIA's "
+             "runtime says", rt_call_name(), rt_drv.version, entry);
     return cudaErrorCallRequiresNewerDriver;
 }

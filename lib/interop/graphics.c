@@ -64,32 +64,29 @@ _Static_assert(RT_SAME(cudaGLDeviceListAll, CU_GL_DEVICE_LIST_ALL) &&
 struct rt_graphics_driver rt_gfx;
 static pthread_once_t rt_gfx_once = PTHREAD_ONCE_INIT;
 
-static const struct rt_gfx_entry {
-    const char *name;
-    int version;
-    size_t offset;
-} rt_gfx_entries[] = {
-#define RT_GRAPHICS_ENTRY(name, version, params) \
-    { #name, version, offsetof(struct rt_graphics_driver, name) },
-    RT_GRAPHICS_ENTRIES(RT_GRAPHICS_ENTRY)
-#undef RT_GRAPHICS_ENTRY
+/* RT_GRAPHICS_ENTRIES as data without pointers, as driver.c keeps its table: the names
+ * NUL-separated in its order and each one's ABI version; entry i is pointer i of rt_gfx.  (As
+ * rows of a name pointer, a version and an offset it was 600 bytes and 25 relocations.) */
+static const char rt_gfx_names[] =
+#define RT_GRAPHICS_NAME(name, version, params) #name "\0"
+    RT_GRAPHICS_ENTRIES(RT_GRAPHICS_NAME)
+#undef RT_GRAPHICS_NAME
+    ;
+static const uint16_t rt_gfx_versions[] = {
+#define RT_GRAPHICS_VERSION(name, version, params) version,
+    RT_GRAPHICS_ENTRIES(RT_GRAPHICS_VERSION)
+#undef RT_GRAPHICS_VERSION
 };
+enum { RT_GFX_ENTRIES = sizeof rt_gfx_versions / sizeof rt_gfx_versions[0] };
+_Static_assert(sizeof rt_gfx == RT_GFX_ENTRIES * sizeof(void *),
+               "struct rt_graphics_driver is not one function pointer per graphics entry");
 
 static void rt_gfx_resolve(void)
 {
-    for (size_t i = 0; i < sizeof rt_gfx_entries / sizeof rt_gfx_entries[0]; i++) {
-        const struct rt_gfx_entry *e = &rt_gfx_entries[i];
-        CUdriverProcAddressQueryResult status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
-        void *fn = NULL;
-        CUresult r = rt_drv.cuGetProcAddress(e->name, &fn, e->version,
-                                             CU_GET_PROC_ADDRESS_DEFAULT, &status);
-        if (r != CUDA_SUCCESS || status != CU_GET_PROC_ADDRESS_SUCCESS)
-            fn = NULL;
-        memcpy((char *)&rt_gfx + e->offset, &fn, sizeof fn);
-        if (!fn)
-            RT_TRACE("driver: %s (ABI %d) not available (result %d, status %d), optional",
-                     e->name, e->version, (int)r, (int)status);
-    }
+    const char *name = rt_gfx_names;
+    for (size_t i = 0; i < RT_GFX_ENTRIES; i++, name += strlen(name) + 1)
+        rt_driver_resolve(rt_drv.cuGetProcAddress, name, rt_gfx_versions[i],
+                          CU_GET_PROC_ADDRESS_DEFAULT, true, (void **)&rt_gfx + i);
 }
 
 cudaError_t rt_graphics_enter(const char *entry, const void *slot, rt_device **d)
@@ -302,7 +299,7 @@ static cudaError_t rt_graphics_map(bool map, int count, cudaGraphicsResource_t *
     e = rt_driver_result(d, r);
     if (rt_tracing())
         for (int i = 0; i < count; i++)
-            rt_trace_emit("%s: resource %p %s on stream %p: %s", rt_api_name(rt_call_current()),
+            rt_trace_emit("%s: resource %p %s on stream %p: %s", rt_call_name(),
                           (void *)resources[i], map ? "mapped" : "unmapped", (void *)stream,
                           rt_error_name(e));
     return e;
