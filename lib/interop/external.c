@@ -72,24 +72,24 @@ _Static_assert(cudaExternalMemoryDedicated == CUDA_EXTERNAL_MEMORY_DEDICATED,
 
 /* ---- what the trace names ------------------------------------------------------------------- */
 
-static const char *const rt_memory_type_names[] = {
-    "?", "OpaqueFd", "OpaqueWin32", "OpaqueWin32Kmt", "D3D12Heap", "D3D12Resource",
-    "D3D11Resource", "D3D11ResourceKmt", "NvSciBuf",
-};
-static const char *const rt_semaphore_type_names[] = {
-    "?", "OpaqueFd", "OpaqueWin32", "OpaqueWin32Kmt", "D3D12Fence", "D3D11Fence", "NvSciSync",
-    "KeyedMutex", "KeyedMutexKmt", "TimelineSemaphoreFd", "TimelineSemaphoreWin32",
-};
+/* The types' names for the trace, NUL-separated by value from 1 (no pointers to relocate). */
+static const char rt_memory_type_names[] =
+    "OpaqueFd\0OpaqueWin32\0OpaqueWin32Kmt\0D3D12Heap\0D3D12Resource\0D3D11Resource\0"
+    "D3D11ResourceKmt\0NvSciBuf\0";
+static const char rt_semaphore_type_names[] =
+    "OpaqueFd\0OpaqueWin32\0OpaqueWin32Kmt\0D3D12Fence\0D3D11Fence\0NvSciSync\0KeyedMutex\0"
+    "KeyedMutexKmt\0TimelineSemaphoreFd\0TimelineSemaphoreWin32\0";
 
-static const char *rt_type_name(const char *const *names, size_t count, int type)
+/* The type-th name of the list (counted from 1), or "unknown type". */
+static const char *rt_type_name(const char *names, int type)
 {
-    return type > 0 && (size_t)type < count ? names[type] : "unknown type";
+    for (int i = 1; type > 0 && *names; i++, names += strlen(names) + 1)
+        if (i == type)
+            return names;
+    return "unknown type";
 }
-#define RT_MEMORY_TYPE(t) \
-    rt_type_name(rt_memory_type_names, sizeof rt_memory_type_names / sizeof (char *), (int)(t))
-#define RT_SEMAPHORE_TYPE(t) \
-    rt_type_name(rt_semaphore_type_names, sizeof rt_semaphore_type_names / sizeof (char *), \
-                 (int)(t))
+#define RT_MEMORY_TYPE(t) rt_type_name(rt_memory_type_names, (int)(t))
+#define RT_SEMAPHORE_TYPE(t) rt_type_name(rt_semaphore_type_names, (int)(t))
 
 /* One imported object, remembered for the trace. */
 typedef struct rt_external {
@@ -354,7 +354,7 @@ static cudaError_t rt_semaphores_enter(const cudaExternalSemaphore_t *sems, cons
             return cudaErrorInvalidResourceHandle;
         const unsigned long long *value =
             (const unsigned long long *)((const char *)values + (size_t)i * stride);
-        RT_TRACE("%s: [%u] %p (%s) value %llu on stream %p", rt_api_name(rt_call_current()), i,
+        RT_TRACE("%s: [%u] %p (%s) value %llu on stream %p", rt_call_name(), i,
                  (void *)sems[i], RT_SEMAPHORE_TYPE(rt_external_type(sems[i], NULL)), *value,
                  (void *)stream);
     }
