@@ -213,6 +213,11 @@ rt_api rt_call_current(void)
     return depth > 0 && depth <= RT_CALL_NEST ? rt_call_stack[depth - 1] : NULL;
 }
 
+const char *rt_call_name(void)
+{
+    return rt_api_name(rt_call_current());
+}
+
 /* The functions that took the most host time, with their call counts; then the rest in one line
  * (MINICUDART_SUMMARY=all: every function, for scripts that need the stream and event calls). */
 static void rt_summary_print_calls(FILE *f)

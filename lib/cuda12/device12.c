@@ -11,7 +11,7 @@
 void rt12_trace_called(cudaError_t e)
 {
     RT_TRACE("error %s (%d) answered to %s", rt_error_name(e), (int)e,
-             rt_api_name(rt_call_current()));
+             rt_call_name());
 }
 
 /* The eight fields 13 removed, each a driver attribute (13.0's release notes name them), asked

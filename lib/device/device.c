@@ -237,8 +237,8 @@ static int rt_device_of_primary(CUcontext ctx, CUdevice cu)
     }
     if (atomic_load(&d->context) != ctx)
         return -1;
-    RT_TRACE("context %p is device %d's primary context, made current by someone else: the "
-             "runtime uses it as that device's", (void *)ctx, index);
+    RT_TRACE("context %p, made current by someone else, is device %d's primary: used as "
+             "the device's", (void *)ctx, index);
     return index;
 }
 
@@ -350,8 +350,7 @@ static void rt_device_note_sticky(rt_device *d, cudaError_t e)
         rt_drv.cuCtxSetCurrent(current);
     }
     if (!marked)
-        RT_TRACE("%s: the current context and the runtime's other contexts are healthy: not "
-                 "recorded against any", rt_error_name(e));
+        RT_TRACE("%s: every context of the runtime is healthy: recorded against none", rt_error_name(e));
 }
 
 void rt_device_note_error(rt_device *d, cudaError_t e)

@@ -124,8 +124,8 @@ RT_API cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config)
     if (e != cudaSuccess)
         RT_RETURN(e);
     if (!rt_drv.cuCtxSetSharedMemConfig) {
-        RT_TRACE("cudaDeviceSetSharedMemConfig(%d): no cuCtxSetSharedMemConfig in the driver; "
-                 "banks are fixed at 4 bytes: no effect", (int)config);
+        RT_TRACE("cudaDeviceSetSharedMemConfig(%d): no cuCtxSetSharedMemConfig; banks stay "
+                 "4 bytes: no effect", (int)config);
         RT_RETURN(cudaSuccess);
     }
     RT_RETURN(rt_driver_result(d, rt_drv.cuCtxSetSharedMemConfig((CUsharedconfig)config)));

@@ -446,7 +446,7 @@ static cudaError_t rt_stream_get_dev_resource(cudaStream_t stream, cudaDevResour
                   : rt_drv.cuCtxGetDevResource(context, (CUdevResource *)resource,
                                                (CUdevResourceType)type);
     RT_TRACE("%s(%p): the driver has no cuStreamGetDevResource; answered from its %s context: %d",
-             rt_api_name(rt_call_current()), (void *)stream, green ? "green" : "", (int)r);
+             rt_call_name(), (void *)stream, green ? "green" : "", (int)r);
     return rt_driver_result(d, r);
 }
 

@@ -104,8 +104,7 @@ static cudaError_t rt_graph_dot_id(CUgraph graph, unsigned *id)
         return rt_driver_newer(false, "cuGraphGetId");
     }
     *id = (unsigned)value;
-    RT_TRACE("cudaGraphGetId(%p): %u, read from the driver's DOT (the driver has no "
-             "cuGraphGetId)", (void *)graph, *id);
+    RT_TRACE("cudaGraphGetId(%p): %u, from the driver's DOT (no cuGraphGetId)", (void *)graph, *id);
     return cudaSuccess;
 }
 

@@ -200,8 +200,8 @@ RT_API cudaError_t cudaEventCreateFromEGLSync(cudaEvent_t *phEvent, EGLSyncKHR e
      * the arguments and does not record it as the last error (measured on the H200, also with a
      * NULL phEvent): an answer about the platform, not a failed call. */
     if (r == CUDA_ERROR_NOT_SUPPORTED) {
-        RT_TRACE("cudaEventCreateFromEGLSync: not supported on this platform (the driver says "
-                 "so); not recorded as the last error");
+        RT_TRACE("cudaEventCreateFromEGLSync: the driver does not support it here; not recorded "
+                 "as the last error");
         RT_RETURN_VALUE(cudaErrorNotSupported);
     }
     e = rt_driver_result(d, r);

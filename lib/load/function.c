@@ -538,8 +538,8 @@ RT_API cudaError_t cudaFuncGetParamCount(const void *func, size_t *paramCount)
         RT_RETURN(cudaErrorNotSupported);
     }
     *paramCount = layout->count;
-    RT_TRACE("cudaFuncGetParamCount(%s): %u, answered from the parameter layout (the driver has "
-             "no cuFuncGetParamCount)", k->name, layout->count);
+    RT_TRACE("cudaFuncGetParamCount(%s): %u, from the parameter layout (no "
+             "cuFuncGetParamCount)", k->name, layout->count);
     RT_RETURN(cudaSuccess);
 }
 

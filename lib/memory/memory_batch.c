@@ -233,7 +233,7 @@ static cudaError_t rt_memcpy_with_attributes(void *dst, const void *src, size_t 
     CUresult r = rt_drv.cuMemcpyBatchAsync(dsts, srcs, sizes, 1, (CUmemcpyAttributes *)attr,
                                            attrs_index, 1, s);
     RT_TRACE("%s(%zu bytes): the driver has no cuMemcpyWithAttributesAsync; answered as a batch "
-             "of one: %d", rt_api_name(rt_call_current()), size, (int)r);
+             "of one: %d", rt_call_name(), size, (int)r);
     return rt_driver_result(d, r);
 }
 
@@ -283,8 +283,7 @@ static cudaError_t rt_memcpy_3d_with_attributes(struct cudaMemcpy3DBatchOp *op,
         cudaSuccess)
         return e;
     CUresult r = rt_drv.cuMemcpy3DBatchAsync(1, (CUDA_MEMCPY3D_BATCH_OP *)op, flags, s);
-    RT_TRACE("%s: the driver has no cuMemcpy3DWithAttributesAsync; answered as a batch of one: "
-             "%d", rt_api_name(rt_call_current()), (int)r);
+    RT_TRACE("%s: no cuMemcpy3DWithAttributesAsync; as a batch of one: %d", rt_call_name(), (int)r);
     return rt_driver_result(d, r);
 }
 

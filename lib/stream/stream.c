@@ -330,8 +330,8 @@ static cudaError_t rt_launch_host_func_v2(cudaStream_t stream, cudaHostFn_t fn, 
         return rt_driver_result(d, rt_drv.cuLaunchHostFunc_v2(s, fn, userData, syncMode));
     if (syncMode != cudaHostTaskBlocking)
         return rt_driver_newer(false, "cuLaunchHostFunc v2 (for cudaHostTaskSpinWait)");
-    RT_TRACE("%s: blocking sync mode on a driver without cuLaunchHostFunc v2: answered with "
-             "cuLaunchHostFunc, which blocks", rt_api_name(rt_call_current()));
+    RT_TRACE("%s: blocking sync mode without cuLaunchHostFunc v2: cuLaunchHostFunc, which "
+             "blocks", rt_call_name());
     return rt_driver_result(d, rt_drv.cuLaunchHostFunc(s, fn, userData));
 }
 
