@@ -5,6 +5,7 @@
  * sticky test are generated from it.  Every driver result goes through rt_error_from_cu.  The
  * way out of a call, which stores its error, is exit.c.
  */
+#include <pthread.h>
 #include <string.h>
 
 #include "core/core.h"
@@ -16,7 +17,8 @@ atomic_bool rt_unloading;
 
 /* The table as data without pointers: the names and the messages are each one string of
  * NUL-separated entries in table order, so the rows hold no addresses to relocate at load time
- * (133 rows of two pointers each would be 6 KB of relocations in every program). */
+ * (133 rows of two pointers each would be 6 KB of relocations in every program).  The names are
+ * errors.def's, without their prefix: "Success", "InvalidValue", ... */
 static const char rt_error_names[] =
 #define RT_ERROR(name, value, message, sticky) #name "\0"
 #include "errors.def"
@@ -60,10 +62,32 @@ static const char *rt_error_nth(const char *list, int row)
     return list;
 }
 
+/* The names whole, as cudaGetErrorName answers them ("cudaSuccess", "cudaErrorInvalidValue"),
+ * written into .bss at the first one asked for, where they stay for the process. */
+static char rt_error_full_names[sizeof rt_error_names + RT_ERROR_COUNT * (sizeof "cudaError" - 1)];
+static pthread_once_t rt_error_full_once = PTHREAD_ONCE_INIT;
+
+static void rt_error_full_build(void)
+{
+    char *out = rt_error_full_names;
+    const char *in = rt_error_names;
+    for (int row = 0; row < RT_ERROR_COUNT; row++) {
+        const char *prefix = row == 0 ? "cuda" : "cudaError";
+        size_t p = strlen(prefix), n = strlen(in) + 1;
+        memcpy(out, prefix, p);
+        memcpy(out + p, in, n);
+        out += p + n;
+        in += n;
+    }
+}
+
 const char *rt_error_name(cudaError_t e)
 {
     int row = rt_error_row(e);
-    return row >= 0 ? rt_error_nth(rt_error_names, row) : "unrecognized error code";
+    if (row < 0)
+        return "unrecognized error code";
+    pthread_once(&rt_error_full_once, rt_error_full_build);
+    return rt_error_nth(rt_error_full_names, row);
 }
 
 bool rt_error_is_sticky(cudaError_t e)
