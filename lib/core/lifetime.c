@@ -77,7 +77,7 @@ atomic_bool rt_reached;
 __attribute__((destructor)) static void rt_run_notice(void)
 {
     const char *run = getenv("MINICUDART_RUN");
-    if (!run || atoi(run) != (int)getpid() || atomic_load(&rt_reached))
+    if (!run || strtoul(run, NULL, 10) != (unsigned long)getpid() || atomic_load(&rt_reached))
         return;
     char exe[512] = "CMD";
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);

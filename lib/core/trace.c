@@ -123,13 +123,13 @@ static bool rt_json_open(const char *path)
     }
     rt_json = f;
     rt_json_pid = getpid();
-    fputs("{\"traceEvents\":[\n", f);
     char exe[256] = "";
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     exe[n > 0 ? n : 0] = '\0';
     char name[600];
     rt_json_escape(name, sizeof name, exe[0] ? exe : "process");
-    fprintf(f, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%ld,\"args\":{\"name\":\"%s\"}},\n",
+    fprintf(f, "{\"traceEvents\":[\n"
+            "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%ld,\"args\":{\"name\":\"%s\"}},\n",
             (long)rt_json_pid, name);
     atexit(rt_json_close);
     return true;
@@ -161,11 +161,9 @@ void rt_trace_emit(const char *fmt, ...)
 
     pthread_mutex_lock(&rt_trace_lock);
     if (rt_json) {
-        char fields[sizeof line * 2 + 32];
-        strcpy(fields, ",\"s\":\"t\",\"args\":{\"msg\":\"");
-        size_t used = strlen(fields);
-        rt_json_escape(fields + used, sizeof fields - used - 3, line);
-        strcat(fields, "\"}");
+        char msg[sizeof line * 2], fields[sizeof msg + 32];
+        rt_json_escape(msg, sizeof msg, line);
+        snprintf(fields, sizeof fields, ",\"s\":\"t\",\"args\":{\"msg\":\"%s\"}", msg);
         rt_json_event("trace", "i", rt_now_ns(), fields, true);
     }
     if (rt_trace_hook)
