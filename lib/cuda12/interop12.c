@@ -85,57 +85,50 @@ typedef cudaError_t rt12_wait_fn(const cudaExternalSemaphore_t *,
                                  const struct cudaExternalSemaphoreWaitParams *, unsigned int,
                                  cudaStream_t);
 
-/* The one body of cudaSignalExternalSemaphoresAsync and its _ptsz twin (RT_FORWARD), `body`
- * the 13 function of the same stream rule. */
-static cudaError_t rt12_signal_api(rt12_signal_fn *body, const cudaExternalSemaphore_t *sems,
-                                   const struct rt12_external_semaphore_signal_params_v1 *v1,
-                                   unsigned count, cudaStream_t stream, rt_api self)
+/* The one body of cudaSignalExternalSemaphoresAsync, cudaWaitExternalSemaphoresAsync and their
+ * _ptsz twins (RT_FORWARD): `signal` or `wait` is the 13 function of the same stream rule (the
+ * other NULL), and says which 12.9 structs `v1` holds. */
+static cudaError_t rt12_semaphores_api(rt12_signal_fn *signal, rt12_wait_fn *wait,
+                                       const cudaExternalSemaphore_t *sems, const void *v1,
+                                       unsigned count, cudaStream_t stream, rt_api self)
 {
     RT_ENTER_AS(self);
     if (!v1 || !count)    /* nothing to convert: the body answers for what is missing */
-        RT12_RETURN_CALLED(body(sems, NULL, count, stream));
+        RT12_RETURN_CALLED(signal ? signal(sems, NULL, count, stream)
+                                  : wait(sems, NULL, count, stream));
     /* With no usable driver NVIDIA's runtime answers its failure before it reads the array
      * (core/exit.c), so no copy is made: the count may be anything then. */
     cudaError_t init = rt_driver_failure();
     if (init != cudaSuccess)
         RT_RETURN(init);
-    struct cudaExternalSemaphoreSignalParams *p = calloc(count, sizeof *p);
-    if (!p)
+    void *copy = calloc(count, signal ? sizeof(struct cudaExternalSemaphoreSignalParams)
+                                      : sizeof(struct cudaExternalSemaphoreWaitParams));
+    if (!copy)
         RT_RETURN(cudaErrorMemoryAllocation);
-    for (unsigned i = 0; i < count; i++) {
-        p[i].params.fence.value = v1[i].params.fence.value;
-        p[i].params.nvSciSync.reserved = v1[i].params.nvSciSync.reserved;
-        p[i].params.keyedMutex.key = v1[i].params.keyedMutex.key;
-        p[i].flags = v1[i].flags;
+    cudaError_t e;
+    if (signal) {
+        const struct rt12_external_semaphore_signal_params_v1 *in = v1;
+        struct cudaExternalSemaphoreSignalParams *p = copy;
+        for (unsigned i = 0; i < count; i++) {
+            p[i].params.fence.value = in[i].params.fence.value;
+            p[i].params.nvSciSync.reserved = in[i].params.nvSciSync.reserved;
+            p[i].params.keyedMutex.key = in[i].params.keyedMutex.key;
+            p[i].flags = in[i].flags;
+        }
+        e = signal(sems, p, count, stream);
+    } else {
+        const struct rt12_external_semaphore_wait_params_v1 *in = v1;
+        struct cudaExternalSemaphoreWaitParams *p = copy;
+        for (unsigned i = 0; i < count; i++) {
+            p[i].params.fence.value = in[i].params.fence.value;
+            p[i].params.nvSciSync.reserved = in[i].params.nvSciSync.reserved;
+            p[i].params.keyedMutex.key = in[i].params.keyedMutex.key;
+            p[i].params.keyedMutex.timeoutMs = in[i].params.keyedMutex.timeoutMs;
+            p[i].flags = in[i].flags;
+        }
+        e = wait(sems, p, count, stream);
     }
-    cudaError_t e = body(sems, p, count, stream);
-    free(p);
-    RT12_RETURN_CALLED(e);
-}
-
-/* The one body of cudaWaitExternalSemaphoresAsync and its _ptsz twin (RT_FORWARD). */
-static cudaError_t rt12_wait_api(rt12_wait_fn *body, const cudaExternalSemaphore_t *sems,
-                                 const struct rt12_external_semaphore_wait_params_v1 *v1,
-                                 unsigned count, cudaStream_t stream, rt_api self)
-{
-    RT_ENTER_AS(self);
-    if (!v1 || !count)
-        RT12_RETURN_CALLED(body(sems, NULL, count, stream));
-    cudaError_t init = rt_driver_failure();
-    if (init != cudaSuccess)
-        RT_RETURN(init);
-    struct cudaExternalSemaphoreWaitParams *p = calloc(count, sizeof *p);
-    if (!p)
-        RT_RETURN(cudaErrorMemoryAllocation);
-    for (unsigned i = 0; i < count; i++) {
-        p[i].params.fence.value = v1[i].params.fence.value;
-        p[i].params.nvSciSync.reserved = v1[i].params.nvSciSync.reserved;
-        p[i].params.keyedMutex.key = v1[i].params.keyedMutex.key;
-        p[i].params.keyedMutex.timeoutMs = v1[i].params.keyedMutex.timeoutMs;
-        p[i].flags = v1[i].flags;
-    }
-    cudaError_t e = body(sems, p, count, stream);
-    free(p);
+    free(copy);
     RT12_RETURN_CALLED(e);
 }
 
@@ -144,8 +137,8 @@ RT_API cudaError_t cudaSignalExternalSemaphoresAsync(
     const struct rt12_external_semaphore_signal_params_v1 *paramsArray, unsigned int numExtSems,
     cudaStream_t stream)
 {
-    RT_FORWARD(rt12_signal_api(cudaSignalExternalSemaphoresAsync_v2, extSemArray, paramsArray,
-                               numExtSems, stream, RT_SELF));
+    RT_FORWARD(rt12_semaphores_api(cudaSignalExternalSemaphoresAsync_v2, NULL, extSemArray,
+                                   paramsArray, numExtSems, stream, RT_SELF));
 }
 
 RT_API cudaError_t cudaSignalExternalSemaphoresAsync_ptsz(
@@ -153,8 +146,8 @@ RT_API cudaError_t cudaSignalExternalSemaphoresAsync_ptsz(
     const struct rt12_external_semaphore_signal_params_v1 *paramsArray, unsigned int numExtSems,
     cudaStream_t stream)
 {
-    RT_FORWARD(rt12_signal_api(cudaSignalExternalSemaphoresAsync_v2_ptsz, extSemArray,
-                               paramsArray, numExtSems, stream, RT_SELF));
+    RT_FORWARD(rt12_semaphores_api(cudaSignalExternalSemaphoresAsync_v2_ptsz, NULL, extSemArray,
+                                   paramsArray, numExtSems, stream, RT_SELF));
 }
 
 RT_API cudaError_t cudaWaitExternalSemaphoresAsync(
@@ -162,8 +155,8 @@ RT_API cudaError_t cudaWaitExternalSemaphoresAsync(
     const struct rt12_external_semaphore_wait_params_v1 *paramsArray, unsigned int numExtSems,
     cudaStream_t stream)
 {
-    RT_FORWARD(rt12_wait_api(cudaWaitExternalSemaphoresAsync_v2, extSemArray, paramsArray,
-                             numExtSems, stream, RT_SELF));
+    RT_FORWARD(rt12_semaphores_api(NULL, cudaWaitExternalSemaphoresAsync_v2, extSemArray,
+                                   paramsArray, numExtSems, stream, RT_SELF));
 }
 
 RT_API cudaError_t cudaWaitExternalSemaphoresAsync_ptsz(
@@ -171,8 +164,8 @@ RT_API cudaError_t cudaWaitExternalSemaphoresAsync_ptsz(
     const struct rt12_external_semaphore_wait_params_v1 *paramsArray, unsigned int numExtSems,
     cudaStream_t stream)
 {
-    RT_FORWARD(rt12_wait_api(cudaWaitExternalSemaphoresAsync_v2_ptsz, extSemArray, paramsArray,
-                             numExtSems, stream, RT_SELF));
+    RT_FORWARD(rt12_semaphores_api(NULL, cudaWaitExternalSemaphoresAsync_v2_ptsz, extSemArray,
+                                   paramsArray, numExtSems, stream, RT_SELF));
 }
 
 /* ---- cudaLaunchCooperativeKernelMultiDevice ------------------------------------------------- */
@@ -241,6 +234,9 @@ static bool rt12_device_twice(const struct rt12_launch_params *list, unsigned n,
     return false;
 }
 
+_Static_assert(offsetof(struct rt12_launch_params, blockDim) ==
+               offsetof(struct rt12_launch_params, gridDim) + sizeof(dim3), "dim3s side by side");
+
 /* The arguments the driver's documentation of cuLaunchCooperativeKernelMultiDevice asks for, with
  * NVIDIA's 12.9 answers (H200, tests/gpu/conf_cuda12.cu): a registered kernel, the same for all
  * (cudaErrorInvalidDeviceFunction for a pointer that is none); a stream of a device, not the
@@ -262,10 +258,9 @@ static cudaError_t rt12_multi_args(const struct rt12_launch_params *list, unsign
         if (!list[i].stream || list[i].stream == cudaStreamLegacy ||
             list[i].stream == cudaStreamPerThread)
             return cudaErrorInvalidResourceHandle;
-        if (list[i].gridDim.x != list[0].gridDim.x || list[i].gridDim.y != list[0].gridDim.y ||
-            list[i].gridDim.z != list[0].gridDim.z || list[i].blockDim.x != list[0].blockDim.x ||
-            list[i].blockDim.y != list[0].blockDim.y ||
-            list[i].blockDim.z != list[0].blockDim.z || list[i].sharedMem != list[0].sharedMem)
+        /* gridDim and blockDim: six unsigned ints side by side (asserted below). */
+        if (memcmp(&list[i].gridDim, &list[0].gridDim, 2 * sizeof(dim3)) != 0 ||
+            list[i].sharedMem != list[0].sharedMem)
             return cudaErrorInvalidValue;
     }
     return cudaSuccess;
