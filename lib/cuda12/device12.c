@@ -48,52 +48,39 @@ static cudaError_t rt12_removed_fields(struct rt12_device_prop *p, CUdevice dev)
     return cudaSuccess;
 }
 
-/* Every field 12.9 and 13 share, copied by name (the offsets differ from multiProcessorCount on):
- * a table of (12.9 offset, 13 offset, size) rows, one loop instead of a copy per field. */
-#define RT12_SHARED_FIELDS(X)                                                                     \
-    X(name) X(uuid) X(luid) X(luidDeviceNodeMask) X(totalGlobalMem) X(sharedMemPerBlock)           \
-    X(regsPerBlock) X(warpSize) X(memPitch) X(maxThreadsPerBlock) X(maxThreadsDim)                 \
-    X(maxGridSize) X(totalConstMem) X(major) X(minor) X(textureAlignment)                          \
-    X(texturePitchAlignment) X(multiProcessorCount) X(integrated) X(canMapHostMemory)              \
-    X(maxTexture1D) X(maxTexture1DMipmap) X(maxTexture2D) X(maxTexture2DMipmap)                    \
-    X(maxTexture2DLinear) X(maxTexture2DGather) X(maxTexture3D) X(maxTexture3DAlt)                 \
-    X(maxTextureCubemap) X(maxTexture1DLayered) X(maxTexture2DLayered)                             \
-    X(maxTextureCubemapLayered) X(maxSurface1D) X(maxSurface2D) X(maxSurface3D)                    \
-    X(maxSurface1DLayered) X(maxSurface2DLayered) X(maxSurfaceCubemap)                             \
-    X(maxSurfaceCubemapLayered) X(surfaceAlignment) X(concurrentKernels) X(ECCEnabled)             \
-    X(pciBusID) X(pciDeviceID) X(pciDomainID) X(tccDriver) X(asyncEngineCount)                     \
-    X(unifiedAddressing) X(memoryBusWidth) X(l2CacheSize) X(persistingL2CacheMaxSize)              \
-    X(maxThreadsPerMultiProcessor) X(streamPrioritiesSupported) X(globalL1CacheSupported)          \
-    X(localL1CacheSupported) X(sharedMemPerMultiprocessor) X(regsPerMultiprocessor)                \
-    X(managedMemory) X(isMultiGpuBoard) X(multiGpuBoardGroupID) X(hostNativeAtomicSupported)       \
-    X(pageableMemoryAccess) X(concurrentManagedAccess) X(computePreemptionSupported)               \
-    X(canUseHostPointerForRegisteredMem) X(cooperativeLaunch) X(sharedMemPerBlockOptin)            \
-    X(pageableMemoryAccessUsesHostPageTables) X(directManagedMemAccessFromHost)                    \
-    X(maxBlocksPerMultiProcessor) X(accessPolicyMaxWindowSize) X(reservedSharedMemPerBlock)        \
-    X(hostRegisterSupported) X(sparseCudaArraySupported) X(hostRegisterReadOnlySupported)          \
-    X(timelineSemaphoreInteropSupported) X(memoryPoolsSupported) X(gpuDirectRDMASupported)         \
-    X(gpuDirectRDMAFlushWritesOptions) X(gpuDirectRDMAWritesOrdering)                              \
-    X(memoryPoolSupportedHandleTypes) X(deferredMappingCudaArraySupported) X(ipcEventSupported)    \
-    X(clusterLaunch) X(unifiedFunctionPointers)
-#define RT12_SAME_SIZE(field)                                                                     \
-    _Static_assert(sizeof(((struct rt12_device_prop *)0)->field) ==                               \
-                   sizeof(((struct cudaDeviceProp *)0)->field), #field " has one size in both");
-RT12_SHARED_FIELDS(RT12_SAME_SIZE)
-#undef RT12_SAME_SIZE
+/* The fields 12.9 and 13 share lie in nine runs, each laid out alike in both structs (13 removed
+ * eight fields and added others between them): a run, named by its first and last field, is one
+ * copy.  Whatever else it spans in 12.9's struct is padding or a removed field, which
+ * rt12_removed_fields writes afterwards (12.9's struct is the 85 shared fields, the 8 removed and
+ * `reserved`).  That each run is laid out alike is asserted at its ends below, and
+ * tests/cuda12/api/test_device12.c reads every field at its 12.9 offset. */
+#define RT12_SHARED_RUNS(X)                                                                       \
+    X(name, texturePitchAlignment) X(multiProcessorCount, multiProcessorCount)                    \
+    X(integrated, canMapHostMemory) X(maxTexture1D, maxTexture1DMipmap)                           \
+    X(maxTexture2D, unifiedAddressing) X(memoryBusWidth, localL1CacheSupported)                   \
+    X(sharedMemPerMultiprocessor, hostNativeAtomicSupported)                                      \
+    X(pageableMemoryAccess, cooperativeLaunch) X(sharedMemPerBlockOptin, unifiedFunctionPointers)
+#define RT12_AT(field) offsetof(struct rt12_device_prop, field)
+#define RT13_AT(field) offsetof(struct cudaDeviceProp, field)
+#define RT12_END(field) (RT12_AT(field) + sizeof(((struct rt12_device_prop *)0)->field))
+#define RT12_ALIKE(first, last)                                                                   \
+    _Static_assert(RT12_AT(last) - RT12_AT(first) == RT13_AT(last) - RT13_AT(first) &&          \
+                   sizeof(((struct rt12_device_prop *)0)->last) ==                               \
+                   sizeof(((struct cudaDeviceProp *)0)->last), #first ".." #last " alike");
+RT12_SHARED_RUNS(RT12_ALIKE)
+#undef RT12_ALIKE
 
 static void rt12_shared_fields(struct rt12_device_prop *o, const struct cudaDeviceProp *p)
 {
     static const struct {
         uint16_t to, from, size;
-    } shared[] = {
-#define RT12_ROW(field)                                                                           \
-    {offsetof(struct rt12_device_prop, field), offsetof(struct cudaDeviceProp, field),            \
-     sizeof(((struct cudaDeviceProp *)0)->field)},
-        RT12_SHARED_FIELDS(RT12_ROW)
-#undef RT12_ROW
+    } runs[] = {
+#define RT12_RUN(first, last) {RT12_AT(first), RT13_AT(first), RT12_END(last) - RT12_AT(first)},
+        RT12_SHARED_RUNS(RT12_RUN)
+#undef RT12_RUN
     };
-    for (size_t i = 0; i < sizeof shared / sizeof shared[0]; i++)
-        memcpy((char *)o + shared[i].to, (const char *)p + shared[i].from, shared[i].size);
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++)
+        memcpy((char *)o + runs[i].to, (const char *)p + runs[i].from, runs[i].size);
 }
 
 /* The one body of cudaGetDeviceProperties_v2 and the legacy cudaGetDeviceProperties
