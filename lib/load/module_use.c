@@ -142,8 +142,8 @@ void rt_module_wait_users(rt_module *m)
         for (unsigned slot = 0; slot < RT_MODULE_HOLD_DEPTH; slot++)
             while (atomic_load(&u->held[slot]) == m) {
                 if (rt_now_ns() - t0 > RT_MODULE_WAIT_NS) {
-                    RT_TRACE("module %p: a launch of one of its kernels has not returned in %d "
-                             "s; unloaded without waiting further", m->wrapper,
+                    RT_TRACE("module %p: a launch of its kernels still runs after %d s; "
+                             "unloaded without waiting", m->wrapper,
                              (int)(RT_MODULE_WAIT_NS / 1000000000));
                     return;
                 }
