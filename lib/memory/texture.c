@@ -345,13 +345,14 @@ RT_API cudaError_t cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc *pRe
     cudaError_t e = rt_context_enter(&d);
     if (e != cudaSuccess)
         RT_RETURN(e);
+    /* A NULL output: NVIDIA's runtime answers cudaErrorInvalidDevice on the H200 (not
+     * cudaErrorInvalidValue), for a live surface and for none (the object 0, as a process's
+     * first call) alike, before it asks the driver; so does minicudart. */
+    if (!pResDesc)
+        RT_RETURN(cudaErrorInvalidDevice);
     CUDA_RESOURCE_DESC cu_res;
     e = rt_error_from_cu(rt_drv.cuSurfObjectGetResourceDesc(&cu_res, (CUsurfObject)surfObject));
     rt_device_note_error(d, e);
-    /* A NULL output for a live surface: NVIDIA's runtime answered cudaErrorInvalidDevice on the
-     * H200 (not cudaErrorInvalidValue), and so does minicudart. */
-    if (e == cudaSuccess && !pResDesc)
-        e = cudaErrorInvalidDevice;
     if (e == cudaSuccess)
         rt_resource_from_cu(&cu_res, pResDesc);
     RT_RETURN(e);

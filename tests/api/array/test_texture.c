@@ -246,7 +246,8 @@ static void surface_object_needs_a_surface_array(void **state)
     assert_cuda(cudaCreateSurfaceObject(&s, NULL), cudaErrorInvalidValue);
     struct cudaResourceDesc no_array = array_resource(NULL);
     assert_cuda(cudaCreateSurfaceObject(&s, &no_array), cudaErrorInvalidResourceHandle);
-    assert_cuda(cudaGetSurfaceObjectResourceDesc(NULL, s), cudaErrorInvalidValue);
+    /* A NULL output is NVIDIA's cudaErrorInvalidDevice whatever the object (H200), asked first. */
+    assert_cuda(cudaGetSurfaceObjectResourceDesc(NULL, s), cudaErrorInvalidDevice);
     res.resType = (enum cudaResourceType)42;
     assert_cuda(cudaCreateSurfaceObject(&s, &res), cudaErrorInvalidValue);
     fk.fake_fail_call("cuSurfObjectCreate", 1, CUDA_ERROR_NOT_SUPPORTED);
