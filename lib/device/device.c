@@ -534,6 +534,16 @@ RT_API cudaError_t cudaSetDevice(int device)
     RT_RETURN(rt_context_use(&rt_devices[device], current));
 }
 
+cudaError_t rt_context_if_current(rt_device **out)
+{
+    cudaError_t e = rt_devices_init();
+    if (e != cudaSuccess)
+        return e;
+    CUcontext current = NULL;
+    rt_drv.cuCtxGetCurrent(&current);
+    return current ? rt_context_enter(out) : cudaErrorDeviceUninitialized;
+}
+
 /* cudaGLSetGLDevice and cudaVDPAUSetVDPAUDevice (graphics.c, graphics_egl.c) choose the device
  * only before the runtime has started: cudaErrorSetOnActiveProcess "after initializing the CUDA
  * runtime by calling non-device management operations".  Measured on the H200: an invalid device

@@ -55,6 +55,14 @@ cudaError_t rt_devices_init(void);
  * runtime: every call that does CUDA work starts here. */
 cudaError_t rt_context_enter(rt_device **out);
 
+/* For the calls NVIDIA's runtime hands to the thread's current context as it finds it, without
+ * making the runtime's own current first (cudaCtxResetPersistingL2Cache,
+ * cudaMemRangeGetAttribute and cudaMemRangeGetAttributes: as a process's first call, and on a new
+ * thread of a process whose main thread has its context, each answers
+ * cudaErrorDeviceUninitialized, measured on the H200): the driver initialised, then
+ * rt_context_enter when a context is current, else cudaErrorDeviceUninitialized. */
+cudaError_t rt_context_if_current(rt_device **out);
+
 /* Retains d's primary context (if it is not active) without making it current; modules that
  * load with a context (managed variables, EAGER) are loaded into it. */
 cudaError_t rt_device_activate(rt_device *d);

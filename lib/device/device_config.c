@@ -135,7 +135,7 @@ RT_API cudaError_t cudaCtxResetPersistingL2Cache(void)
 {
     RT_ENTER();
     rt_device *d;
-    cudaError_t e = rt_context_enter(&d);
+    cudaError_t e = rt_context_if_current(&d);
     if (e != cudaSuccess)
         RT_RETURN(e);
     e = rt_error_from_cu(rt_drv.cuCtxResetPersistingL2Cache());

@@ -213,12 +213,12 @@ RT_API cudaError_t cudaMemRangeGetAttribute(void *data, size_t dataSize,
                                             const void *devPtr, size_t count)
 {
     RT_ENTER();
-    if (!data)
-        RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
-    cudaError_t e = rt_context_enter(&d);
+    cudaError_t e = rt_context_if_current(&d);     /* before the arguments, as NVIDIA's */
     if (e != cudaSuccess)
         RT_RETURN(e);
+    if (!data)
+        RT_RETURN(cudaErrorInvalidValue);
     RT_RETURN(rt_driver_result(d, rt_drv.cuMemRangeGetAttribute(
         data, dataSize, (CUmem_range_attribute)attribute, rt_dptr(devPtr), count)));
 }
@@ -230,12 +230,12 @@ RT_API cudaError_t cudaMemRangeGetAttributes(void **data, size_t *dataSizes,
                                              size_t count)
 {
     RT_ENTER();
-    if (!data || !dataSizes || !attributes)
-        RT_RETURN(cudaErrorInvalidValue);
     rt_device *d;
-    cudaError_t e = rt_context_enter(&d);
+    cudaError_t e = rt_context_if_current(&d);
     if (e != cudaSuccess)
         RT_RETURN(e);
+    if (!data || !dataSizes || !attributes)
+        RT_RETURN(cudaErrorInvalidValue);
     RT_RETURN(rt_driver_result(d, rt_drv.cuMemRangeGetAttributes(
         data, dataSizes, (CUmem_range_attribute *)attributes, numAttributes, rt_dptr(devPtr),
         count)));

@@ -5,6 +5,7 @@
  */
 #include "e2e.h"
 
+#include <pthread.h>
 #include <stdio.h>
 
 const void *mem_dvar_symbol(void);
@@ -278,6 +279,50 @@ static void mem_range_attributes_error_paths(void **state)
     assert_cuda(cudaMemRangeGetAttributes(data, sizes, attrs, 1, p, 4096),
                 cudaErrorMemoryAllocation);
     assert_cuda(cudaFree(d), cudaSuccess);
+    assert_cuda(cudaFree(p), cudaSuccess);
+}
+
+/* A new thread, whose runtime context is not current yet: the range queries and the L2 reset
+ * answer cudaErrorDeviceUninitialized without making it current, as NVIDIA's runtime does (H200,
+ * a managed range of the main thread's), and nothing reaches the driver's range query; after
+ * cudaSetDevice on that thread they work. */
+static void *range_queries_on_a_new_thread(void *p)
+{
+    int value = -1;
+    void *data[] = {&value};
+    size_t sizes[] = {4};
+    enum cudaMemRangeAttribute attrs[] = {cudaMemRangeAttributeReadMostly};
+    cudaError_t a = cudaMemRangeGetAttribute(&value, 4, cudaMemRangeAttributeReadMostly, p, 4096);
+    cudaError_t b = cudaMemRangeGetAttributes(data, sizes, attrs, 1, p, 4096);
+    cudaError_t c = cudaCtxResetPersistingL2Cache();
+    cudaError_t last = cudaGetLastError();
+    cudaError_t set = cudaSetDevice(0);
+    cudaError_t after = cudaMemRangeGetAttribute(&value, 4, cudaMemRangeAttributeReadMostly, p,
+                                                 4096);
+    static char result[128];
+    snprintf(result, sizeof result, "%d %d %d %d %d %d", (int)a, (int)b, (int)c, (int)last,
+             (int)set, (int)after);
+    return result;
+}
+
+static void mem_range_attributes_need_the_threads_context(void **state)
+{
+    (void)state;
+    void *p = NULL;
+    assert_cuda(cudaMallocManaged(&p, 4096, cudaMemAttachGlobal), cudaSuccess);
+    fk.fake_reset_log();
+    pthread_t t;
+    void *result = NULL;
+    assert_int_equal(pthread_create(&t, NULL, range_queries_on_a_new_thread, p), 0);
+    assert_int_equal(pthread_join(t, &result), 0);
+    char want[128];
+    snprintf(want, sizeof want, "%d %d %d %d 0 0", (int)cudaErrorDeviceUninitialized,
+             (int)cudaErrorDeviceUninitialized, (int)cudaErrorDeviceUninitialized,
+             (int)cudaErrorDeviceUninitialized);
+    assert_string_equal((const char *)result, want);
+    assert_int_equal(fk.fake_count_calls("cuMemRangeGetAttribute"), 1);   /* the one after */
+    assert_int_equal(fk.fake_count_calls("cuMemRangeGetAttributes"), 0);
+    assert_int_equal(fk.fake_count_calls("cuCtxResetPersistingL2Cache"), 0);
     assert_cuda(cudaFree(p), cudaSuccess);
 }
 
@@ -701,7 +746,7 @@ int main(int argc, char **argv)
         T(malloc_managed_passes_attach_flags), T(malloc_managed_rejects_bad_arguments),
         T(mem_advise_passes_advice_and_location), T(mem_prefetch_passes_location_and_stream),
         T(stream_attach_passes_flags), T(mem_range_attributes_pass_through),
-        T(mem_range_attributes_error_paths),
+        T(mem_range_attributes_error_paths), T(mem_range_attributes_need_the_threads_context),
     };
     const struct CMUnitTest async[] = {
         T(memcpy_peer_checks_devices_and_copies), T(memcpy_async_copies_on_the_stream),
