@@ -220,8 +220,9 @@ void rt_summary_set_census(rt_summary_census_hook *hook);
  * A call's name is an address inside the function, looked up in the dynamic symbol table
  * (rt_api_name).  The function need not hold it: in libcudart.so.13 RT_ENTER calls
  * rt_call_open_here, which is never inlined, and whose return address is inside the caller.  A
- * token held in a register from entry to every exit cost 7 KB of the library built for size.  A
- * family's body (below) is handed its member's RT_SELF and opens the call with it.
+ * token held from entry to every exit, and handed down to every helper that named the call, was
+ * 2 KB more of the library built for size.  A family's body (below) is handed its member's
+ * RT_SELF and opens the call with it.
  *
  * The clock was once closed by a cleanup attribute on a variable of RT_ENTER, which the compiler
  * runs at every return.  That needs no discipline at the returns, but it runs after the returned
