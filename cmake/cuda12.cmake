@@ -17,21 +17,9 @@
 #      (every folder a C file including <cuda_runtime_api.h> of 12.9 needs: crt/ is in the
 #      second), CUDA129_LIBRARY_DIR (NVIDIA's libcudart.so.12).
 
-if(DEFINED ENV{XDG_CACHE_HOME})
-  set(cuda12_cache "$ENV{XDG_CACHE_HOME}/minicudart")
-else()
-  set(cuda12_cache "$ENV{HOME}/.cache/minicudart")
-endif()
-if(DEFINED ENV{MINICUDART_CUDA129_DIR})
-  set(cuda129_default "$ENV{MINICUDART_CUDA129_DIR}")
-else()
-  set(cuda129_default "${cuda12_cache}/cuda-12.9")
-endif()
-if(DEFINED ENV{MINICUDART_CUDA124_DIR})
-  set(cuda124_default "$ENV{MINICUDART_CUDA124_DIR}")
-else()
-  set(cuda124_default "${cuda12_cache}/cuda-12.4")
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/toolkit-dirs.cmake)
+minicudart_toolkit_dir(cuda129_default MINICUDART_CUDA129_DIR cuda-12.9)
+minicudart_toolkit_dir(cuda124_default MINICUDART_CUDA124_DIR cuda-12.4)
 set(MINICUDART_CUDA129_ROOT "${cuda129_default}" CACHE PATH
   "Folder holding CUDA 12.9's runtime wheels unpacked (tools/install-deps.sh fetches them)")
 set(MINICUDART_CUDA124_ROOT "${cuda124_default}" CACHE PATH

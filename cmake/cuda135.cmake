@@ -10,13 +10,8 @@
 #      CUDA135_CUOBJDUMP (empty when the tree has none: the wheel is separate),
 #      cuda135_source_needs_13_5(<source> <var>) for tests/gpu's "// gpu-cuda: 13.5" header.
 
-if(DEFINED ENV{MINICUDART_CUDA135_DIR})
-  set(cuda135_default "$ENV{MINICUDART_CUDA135_DIR}")
-elseif(DEFINED ENV{XDG_CACHE_HOME})
-  set(cuda135_default "$ENV{XDG_CACHE_HOME}/minicudart/cuda-13.5.37")
-else()
-  set(cuda135_default "$ENV{HOME}/.cache/minicudart/cuda-13.5.37")
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/toolkit-dirs.cmake)
+minicudart_toolkit_dir(cuda135_default MINICUDART_CUDA135_DIR cuda-13.5.37)
 set(MINICUDART_CUDA135_ROOT "${cuda135_default}" CACHE PATH
   "Folder holding CUDA 13.5's nvidia/cu13 tree (tools/install-deps.sh fetches it)")
 
