@@ -3,7 +3,7 @@
 
     tools/entry_returns.py [--check] [DIR]
 
-RT_ENTER() and RT_ENTER_AS() open a call (its name and the summary's clock, lib/core/core.h);
+RT_ENTER(), RT_ENTER_HOT() and RT_ENTER_AS() open a call (its name and the summary's clock, lib/core/core.h);
 RT_RETURN, RT_RETURN_UNINIT, RT_RETURN_QUERY, RT_RETURN_LAUNCH, RT_RETURN_VALUE, RT_RETURN_VOID
 and the CUDA 12 face's RT12_RETURN_CALLED close it as they return.  A bare `return` after
 RT_ENTER would leave the call open: the trace and the summary would then name every later call of
@@ -28,7 +28,7 @@ CLOSING = ("RT_RETURN", "RT_RETURN_UNINIT", "RT_RETURN_QUERY", "RT_RETURN_LAUNCH
 # member's whole body (it tail-calls the body, which enters and closes), CU_ERROR a case of
 # errors.c's mapping switch.
 ALLOWED_DEFINES = CLOSING + ("RT_FORWARD", "CU_ERROR")
-ENTER = re.compile(r"\bRT_ENTER(_AS)?\s*\(")
+ENTER = re.compile(r"\bRT_ENTER(_AS|_HOT)?\s*\(")
 
 
 def blank_comments_and_strings(text):

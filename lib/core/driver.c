@@ -152,7 +152,7 @@ static cudaError_t rt_driver_load_once(void)
                      lib ? "true" : "false");
     }
     if (!lib) {
-        RT_TRACE("driver: cannot load %s: %s", path, dlerror());
+        RT_TRACE_LAZY("driver: cannot load %s: %s", path, dlerror());
         return cudaErrorInsufficientDriver;
     }
     PFN_cuGetProcAddress_v12000 get =

@@ -150,7 +150,7 @@ RT_API void *__cudaGetProcAddress(void)
 static cudaError_t rt_undeclared(rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_TRACE("%s: declared by no header of CUDA 13.5, its arguments unknown: not implemented",
+    RT_TRACE_LAZY("%s: declared by no header of CUDA 13.5, its arguments unknown: not implemented",
              rt_api_name(self));
     RT_RETURN(cudaErrorNotSupported);
 }

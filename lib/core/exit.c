@@ -60,7 +60,7 @@ cudaError_t rt_exit_uninit(cudaError_t e)
  * error was stored (a cudaRuntimeGetVersion(NULL) before, say). */
 RT_API cudaError_t cudaGetLastError(void)
 {
-    RT_ENTER();
+    RT_ENTER_HOT();
     cudaError_t e = rt_last_error;
     rt_last_error = cudaSuccess;
     cudaError_t init = rt_driver_failure();
@@ -69,7 +69,7 @@ RT_API cudaError_t cudaGetLastError(void)
 
 RT_API cudaError_t cudaPeekAtLastError(void)
 {
-    RT_ENTER();
+    RT_ENTER_HOT();
     cudaError_t init = rt_driver_failure();
     RT_RETURN_VALUE(init != cudaSuccess ? init : rt_last_error);
 }

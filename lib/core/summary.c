@@ -191,7 +191,8 @@ void rt_call_open(rt_api self)
 #ifdef RT_API_NAMES_FROM_SYMBOLS
 void rt_call_open_here(void)
 {
-    rt_call_open((rt_api)__builtin_return_address(0));
+    if (atomic_load_explicit(&rt_calls_watched, memory_order_relaxed))
+        rt_call_open((rt_api)__builtin_return_address(0));
 }
 #endif
 

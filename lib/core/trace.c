@@ -153,6 +153,8 @@ void rt_trace_init(void)
 
 void rt_trace_emit(const char *fmt, ...)
 {
+    if (!rt_tracing())
+        return;
     char line[1024];
     va_list ap;
     va_start(ap, fmt);

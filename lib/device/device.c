@@ -571,7 +571,7 @@ cudaError_t rt_set_interop_device(int device)
  * (PyTorch's CUDA IPC bookkeeping, destroyed at exit, crashed in that path). */
 RT_API cudaError_t cudaGetDevice(int *device)
 {
-    RT_ENTER();
+    RT_ENTER_HOT();
     if (!device)
         RT_RETURN(cudaErrorInvalidValue);
     if (atomic_load(&rt_unloading))

@@ -49,7 +49,7 @@ static _Thread_local unsigned rt_config_depth;
 RT_API unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem,
                                             struct CUstream_st *stream)
 {
-    RT_ENTER();
+    RT_ENTER_HOT();
     if (rt_config_depth == RT_CONFIG_DEPTH) {
         /* Non-zero makes the call site skip the launch, and then no pop follows. */
         rt_error_record(cudaErrorInvalidConfiguration);
@@ -63,7 +63,7 @@ RT_API unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t 
 RT_API cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sharedMem,
                                               void *stream)
 {
-    RT_ENTER();
+    RT_ENTER_HOT();
     if (rt_config_depth == 0)
         RT_RETURN(cudaErrorMissingConfiguration);    /* NVIDIA's answer (H200) */
     const struct rt_config *c = &rt_config_stack[--rt_config_depth];
@@ -80,7 +80,7 @@ RT_API cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, siz
 
 RT_API cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *hostFun)
 {
-    RT_ENTER();
+    RT_ENTER_HOT();
     /* The handle is our kernel record: it needs no device, no context, not even a driver, so
      * this cannot fail for a registered kernel, and the stub's never-retried call is safe. */
     if (!kernel)
@@ -282,7 +282,7 @@ static CUresult rt_launch_on_stream_device(rt_kernel *k, rt_device *current, CUs
         r = rt_launch_driver(atomic_load_explicit(&kd->function, memory_order_acquire), grid,
                              block, shared, s, params, extra, opt);
     rt_drv.cuCtxSetCurrent(mine);
-    RT_TRACE("launch %s: on device %d, the device of stream %p (result %d)", k->name,
+    RT_TRACE_LAZY("launch %s: on device %d, the device of stream %p (result %d)", k->name,
              d->ordinal, (void *)s, (int)r);
     return r;
 }
@@ -420,7 +420,7 @@ cudaError_t rt_launch(rt_kernel *k, dim3 grid, dim3 block, void **args, size_t s
 RT_API cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
                                       void **args, size_t sharedMem, cudaStream_t stream)
 {
-    RT_ENTER();
+    RT_ENTER_HOT();
     RT_RETURN_LAUNCH(kernel, rt_launch(rt_kernel_find(kernel), gridDim, blockDim,
                                        args, sharedMem, stream, false));
 }
@@ -428,7 +428,7 @@ RT_API cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 bl
 RT_API cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
                                            void **args, size_t sharedMem, cudaStream_t stream)
 {
-    RT_ENTER();
+    RT_ENTER_HOT();
     RT_RETURN_LAUNCH(kernel, rt_launch(rt_kernel_find(kernel), gridDim, blockDim,
                                        args, sharedMem, stream, true));
 }
@@ -437,7 +437,7 @@ RT_API cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, di
 RT_API cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
                                     size_t sharedMem, cudaStream_t stream)
 {
-    RT_ENTER();
+    RT_ENTER_HOT();
     RT_RETURN_LAUNCH(func, rt_launch(rt_kernel_find(func), gridDim, blockDim, args,
                                      sharedMem, stream, false));
 }
@@ -445,7 +445,7 @@ RT_API cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDi
 RT_API cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim,
                                          void **args, size_t sharedMem, cudaStream_t stream)
 {
-    RT_ENTER();
+    RT_ENTER_HOT();
     RT_RETURN_LAUNCH(func, rt_launch(rt_kernel_find(func), gridDim, blockDim, args,
                                      sharedMem, stream, true));
 }

@@ -71,13 +71,13 @@ static cudaError_t rt_launch_ex(const cudaLaunchConfig_t *config, const void *fu
 RT_API cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func,
                                        void **args)
 {
-    RT_ENTER();
+    RT_ENTER_HOT();
     RT_RETURN_LAUNCH(func, rt_launch_ex(config, func, args, false));
 }
 
 RT_API cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config, const void *func,
                                             void **args)
 {
-    RT_ENTER();
+    RT_ENTER_HOT();
     RT_RETURN_LAUNCH(func, rt_launch_ex(config, func, args, true));
 }

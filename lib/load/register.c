@@ -585,7 +585,7 @@ RT_API void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun, c
     }
     pthread_mutex_unlock(&rt_registry_lock);
     if (fresh)
-        RT_TRACE("register kernel %s (host stub %p)", name, (const void *)hostFun);
+        RT_TRACE_LAZY("register kernel %s (host stub %p)", name, (const void *)hostFun);
     else
         free(k);
     RT_RETURN_VOID();
@@ -618,7 +618,7 @@ static void rt_register_var(void **handle, const void *host_var, const char *nam
     }
     pthread_mutex_unlock(&rt_registry_lock);
     if (fresh)
-        RT_TRACE("register %s variable %s, %zu bytes (host %p)",
+        RT_TRACE_LAZY("register %s variable %s, %zu bytes (host %p)",
                  managed ? "managed" : constant ? "constant" : "device", name, size, host_var);
     else
         free(v);

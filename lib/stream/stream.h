@@ -21,7 +21,7 @@
 RT_INLINE cudaError_t rt_exit_query(cudaError_t e)
 {
     if (e == cudaErrorNotReady) {
-        RT_TRACE("%s: not ready (not stored as the last error)", rt_call_name());
+        RT_TRACE_LAZY("%s: not ready (not stored as the last error)", rt_call_name());
         rt_call_end();
         return e;
     }
