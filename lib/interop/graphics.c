@@ -20,6 +20,12 @@
  *
  * No graphics library is linked or included: graphics_types.h declares the few GL types, and
  * graphics.h binds the GL entry points of the driver by hand (resolved here, once).
+ *
+ * The trace (MINICUDART_TRACE=1) shows the GL, EGL and VDPAU calls where they fail, in the error
+ * line that names the call, and a line for what they refuse and why and for each resource mapped
+ * or unmapped; registration, the mapped pointers and arrays, EGLStream connections and frames are
+ * not traced one by one: a line of its own at each of 28 such returns was 2.8 KB of the library
+ * built for size, which the size target of a quarter of NVIDIA's library did not leave room for.
  */
 #include "interop/graphics.h"
 
@@ -170,8 +176,6 @@ RT_API cudaError_t cudaGraphicsGLRegisterBuffer(struct cudaGraphicsResource **re
     CUgraphicsResource r = NULL;
     e = rt_driver_result(d, rt_gfx.cuGraphicsGLRegisterBuffer(&r, buffer, flags));
     e = rt_graphics_hand_out(e, r, resource);
-    RT_TRACE("registered GL buffer %u (flags %#x) as resource %p: %s", buffer, flags, (void *)r,
-             rt_error_name(e));
     RT_RETURN(e);
 }
 
@@ -188,8 +192,6 @@ RT_API cudaError_t cudaGraphicsGLRegisterImage(struct cudaGraphicsResource **res
     CUgraphicsResource r = NULL;
     e = rt_driver_result(d, rt_gfx.cuGraphicsGLRegisterImage(&r, image, target, flags));
     e = rt_graphics_hand_out(e, r, resource);
-    RT_TRACE("registered GL image %u (target %#x, flags %#x) as resource %p: %s", image, target,
-             flags, (void *)r, rt_error_name(e));
     RT_RETURN(e);
 }
 
@@ -223,8 +225,6 @@ RT_API cudaError_t cudaGLGetDevices(unsigned int *pCudaDeviceCount, int *pCudaDe
         for (unsigned i = 0; i < room && i < MAX; i++)
             pCudaDevices[i] = rt_device_of_cu(devices[i]);
     }
-    RT_TRACE("cudaGLGetDevices(list %d): %u device(s): %s", (int)deviceList,
-             e == cudaSuccess ? count : 0, rt_error_name(e));
     RT_RETURN(e);
 }
 
@@ -234,7 +234,6 @@ RT_API cudaError_t cudaGLSetGLDevice(int device)
 {
     RT_ENTER();
     cudaError_t e = rt_set_interop_device(device);
-    RT_TRACE("cudaGLSetGLDevice(%d): %s", device, rt_error_name(e));
     RT_RETURN(e);
 }
 
@@ -252,7 +251,6 @@ RT_API cudaError_t cudaGraphicsUnregisterResource(cudaGraphicsResource_t resourc
     e = rt_driver_result(d, rt_drv.cuGraphicsUnregisterResource((CUgraphicsResource)resource));
     if (e == cudaSuccess)
         rt_graphics_forget(resource, true);
-    RT_TRACE("resource %p unregistered: %s", (void *)resource, rt_error_name(e));
     RT_RETURN(e);
 }
 
@@ -345,9 +343,6 @@ RT_API cudaError_t cudaGraphicsResourceGetMappedPointer(void **devPtr, size_t *s
         *devPtr = (void *)(uintptr_t)p;
         *size = bytes;
     }
-    if (e == cudaSuccess)
-        RT_TRACE("resource %p mapped at %#llx (%zu bytes)", (void *)resource,
-                 (unsigned long long)p, bytes);
     RT_RETURN(e);
 }
 
@@ -370,8 +365,6 @@ RT_API cudaError_t cudaGraphicsSubResourceGetMappedArray(cudaArray_t *array,
                                 &a, (CUgraphicsResource)resource, arrayIndex, mipLevel));
     if (e == cudaSuccess)
         *array = (cudaArray_t)a;
-    RT_TRACE("resource %p: array %u, level %u mapped as array %p: %s", (void *)resource,
-             arrayIndex, mipLevel, (void *)a, rt_error_name(e));
     RT_RETURN(e);
 }
 
@@ -392,8 +385,6 @@ RT_API cudaError_t cudaGraphicsResourceGetMappedMipmappedArray(
                                 &m, (CUgraphicsResource)resource));
     if (e == cudaSuccess)
         *mipmappedArray = (cudaMipmappedArray_t)m;
-    RT_TRACE("resource %p mapped as mipmapped array %p: %s", (void *)resource, (void *)m,
-             rt_error_name(e));
     RT_RETURN(e);
 }
 
@@ -409,7 +400,6 @@ RT_API cudaError_t cudaGLRegisterBufferObject(GLuint bufObj)
     if (e != cudaSuccess)
         RT_RETURN(e);
     e = rt_driver_result(d, rt_gfx.cuGLRegisterBufferObject(bufObj));
-    RT_TRACE("registered GL buffer object %u (legacy): %s", bufObj, rt_error_name(e));
     RT_RETURN(e);
 }
 
@@ -433,7 +423,6 @@ RT_API cudaError_t cudaGLUnregisterBufferObject(GLuint bufObj)
         if (r == CUDA_ERROR_INVALID_GRAPHICS_CONTEXT || r == CUDA_ERROR_OPERATING_SYSTEM)
             e = rt_error_from_cu(r);
     }
-    RT_TRACE("unregistered GL buffer object %u (legacy): %s", bufObj, rt_error_name(e));
     RT_RETURN(e);
 }
 
@@ -463,8 +452,6 @@ static cudaError_t rt_gl_map_buffer(bool async, void **devPtr, GLuint bufObj, cu
                                   : rt_gfx.cuGLMapBufferObject(&p, &size, bufObj));
     if (e == cudaSuccess)
         *devPtr = (void *)(uintptr_t)p;
-    RT_TRACE("GL buffer object %u mapped at %#llx (%zu bytes, legacy%s): %s", bufObj,
-             (unsigned long long)p, size, async ? ", async" : "", rt_error_name(e));
     return e;
 }
 
@@ -494,7 +481,6 @@ RT_API cudaError_t cudaGLUnmapBufferObject(GLuint bufObj)
     if (e != cudaSuccess)
         RT_RETURN(e);
     e = rt_driver_result(d, rt_gfx.cuGLUnmapBufferObject(bufObj));
-    RT_TRACE("GL buffer object %u unmapped (legacy): %s", bufObj, rt_error_name(e));
     RT_RETURN(e);
 }
 
@@ -506,7 +492,5 @@ RT_API cudaError_t cudaGLUnmapBufferObjectAsync(GLuint bufObj, cudaStream_t stre
     if (e != cudaSuccess)
         RT_RETURN(e);
     e = rt_driver_result(d, rt_gfx.cuGLUnmapBufferObjectAsync(bufObj, rt_stream(stream, false)));
-    RT_TRACE("GL buffer object %u unmapped on stream %p (legacy): %s", bufObj, (void *)stream,
-             rt_error_name(e));
     RT_RETURN(e);
 }

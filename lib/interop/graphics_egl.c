@@ -153,8 +153,6 @@ RT_API cudaError_t cudaGraphicsEGLRegisterImage(struct cudaGraphicsResource **pC
     CUgraphicsResource r = NULL;
     e = rt_driver_result(d, rt_gfx.cuGraphicsEGLRegisterImage(&r, image, flags));
     e = rt_graphics_hand_out(e, r, pCudaResource);
-    RT_TRACE("registered EGL image %p (flags %#x) as resource %p: %s", image, flags, (void *)r,
-             rt_error_name(e));
     RT_RETURN(e);
 }
 
@@ -178,9 +176,6 @@ RT_API cudaError_t cudaGraphicsResourceGetMappedEglFrame(cudaEglFrame *eglFrame,
                                 &frame, (CUgraphicsResource)resource, index, mipLevel));
     if (e == cudaSuccess)
         e = rt_egl_frame_from_cu(&frame, eglFrame);
-    RT_TRACE("resource %p: EGL frame %u, level %u (%u plane(s), %s): %s", (void *)resource,
-             index, mipLevel, frame.planeCount,
-             frame.frameType == CU_EGL_FRAME_TYPE_ARRAY ? "arrays" : "pitched", rt_error_name(e));
     RT_RETURN(e);
 }
 
@@ -214,8 +209,6 @@ RT_API cudaError_t cudaEventCreateFromEGLSync(cudaEvent_t *phEvent, EGLSyncKHR e
         rt_handle_add(RT_HANDLE_EVENT, ev, d);
         *phEvent = (cudaEvent_t)ev;
     }
-    RT_TRACE("event %p created from EGL sync %p (flags %#x): %s", (void *)ev, eglSync, flags,
-             rt_error_name(e));
     RT_RETURN(e);
 }
 
@@ -232,8 +225,6 @@ RT_API cudaError_t cudaEGLStreamConsumerConnect(cudaEglStreamConnection *conn,
     if (e != cudaSuccess)
         RT_RETURN(e);
     e = rt_driver_result(d, rt_gfx.cuEGLStreamConsumerConnect(conn, eglStream));
-    RT_TRACE("EGL stream %p: consumer connected as %p: %s", eglStream,
-             e == cudaSuccess ? (void *)*conn : NULL, rt_error_name(e));
     RT_RETURN(e);
 }
 
@@ -249,8 +240,6 @@ RT_API cudaError_t cudaEGLStreamConsumerConnectWithFlags(cudaEglStreamConnection
     if (e != cudaSuccess)
         RT_RETURN(e);
     e = rt_driver_result(d, rt_gfx.cuEGLStreamConsumerConnectWithFlags(conn, eglStream, flags));
-    RT_TRACE("EGL stream %p: consumer connected as %p (flags %#x): %s", eglStream,
-             e == cudaSuccess ? (void *)*conn : NULL, flags, rt_error_name(e));
     RT_RETURN(e);
 }
 
@@ -263,9 +252,7 @@ RT_API cudaError_t cudaEGLStreamConsumerDisconnect(cudaEglStreamConnection *conn
     cudaError_t e = RT_GFX_ENTER(rt_gfx, cuEGLStreamConsumerDisconnect, &d);
     if (e != cudaSuccess)
         RT_RETURN(e);
-    void *was = (void *)*conn;
     e = rt_driver_result(d, rt_gfx.cuEGLStreamConsumerDisconnect(conn));
-    RT_TRACE("EGL stream consumer %p disconnected: %s", was, rt_error_name(e));
     RT_RETURN(e);
 }
 
@@ -289,8 +276,6 @@ RT_API cudaError_t cudaEGLStreamConsumerAcquireFrame(cudaEglStreamConnection *co
         conn, (CUgraphicsResource *)pCudaResource, (CUstream *)pStream, timeout));
     if (e == cudaSuccess)
         rt_graphics_given(*pCudaResource);
-    RT_TRACE("EGL stream consumer %p: acquired frame as resource %p: %s", (void *)*conn,
-             e == cudaSuccess ? (void *)*pCudaResource : NULL, rt_error_name(e));
     RT_RETURN(e);
 }
 
@@ -307,8 +292,6 @@ RT_API cudaError_t cudaEGLStreamConsumerReleaseFrame(cudaEglStreamConnection *co
         RT_RETURN(e);
     e = rt_driver_result(d, rt_gfx.cuEGLStreamConsumerReleaseFrame(
                                 conn, (CUgraphicsResource)pCudaResource, (CUstream *)pStream));
-    RT_TRACE("EGL stream consumer %p: released resource %p: %s", (void *)*conn,
-             (void *)pCudaResource, rt_error_name(e));
     RT_RETURN(e);
 }
 
@@ -324,8 +307,6 @@ RT_API cudaError_t cudaEGLStreamProducerConnect(cudaEglStreamConnection *conn,
     if (e != cudaSuccess)
         RT_RETURN(e);
     e = rt_driver_result(d, rt_gfx.cuEGLStreamProducerConnect(conn, eglStream, width, height));
-    RT_TRACE("EGL stream %p: producer connected as %p (%dx%d): %s", eglStream,
-             e == cudaSuccess ? (void *)*conn : NULL, (int)width, (int)height, rt_error_name(e));
     RT_RETURN(e);
 }
 
@@ -338,9 +319,7 @@ RT_API cudaError_t cudaEGLStreamProducerDisconnect(cudaEglStreamConnection *conn
     cudaError_t e = RT_GFX_ENTER(rt_gfx, cuEGLStreamProducerDisconnect, &d);
     if (e != cudaSuccess)
         RT_RETURN(e);
-    void *was = (void *)*conn;
     e = rt_driver_result(d, rt_gfx.cuEGLStreamProducerDisconnect(conn));
-    RT_TRACE("EGL stream producer %p disconnected: %s", was, rt_error_name(e));
     RT_RETURN(e);
 }
 
@@ -362,9 +341,6 @@ RT_API cudaError_t cudaEGLStreamProducerPresentFrame(cudaEglStreamConnection *co
         RT_RETURN(e);
     e = rt_driver_result(d, rt_gfx.cuEGLStreamProducerPresentFrame(conn, frame,
                                                                    (CUstream *)pStream));
-    RT_TRACE("EGL stream producer %p: presented a %ux%u frame of %u plane(s): %s",
-             (void *)*conn, eglframe.planeDesc[0].width, eglframe.planeDesc[0].height,
-             eglframe.planeCount, rt_error_name(e));
     RT_RETURN(e);
 }
 
@@ -386,8 +362,6 @@ RT_API cudaError_t cudaEGLStreamProducerReturnFrame(cudaEglStreamConnection *con
     e = rt_error_from_cu(rt_gfx.cuEGLStreamProducerReturnFrame(conn, &frame, (CUstream *)pStream));
     if (e == cudaSuccess)
         e = rt_egl_frame_from_cu(&frame, eglframe);
-    RT_TRACE("EGL stream producer %p: frame returned (%u plane(s)): %s", (void *)*conn,
-             frame.planeCount, rt_error_name(e));
     RT_RETURN(e);
 }
 
@@ -407,8 +381,6 @@ RT_API cudaError_t cudaVDPAUGetDevice(int *device, VdpDevice vdpDevice,
     e = rt_driver_result(d, rt_gfx.cuVDPAUGetDevice(&cu, vdpDevice, vdpGetProcAddress));
     if (e == cudaSuccess)
         *device = rt_device_of_cu(cu);
-    RT_TRACE("VDPAU device %u is CUDA device %d: %s", vdpDevice,
-             e == cudaSuccess ? rt_device_of_cu(cu) : -1, rt_error_name(e));
     RT_RETURN(e);
 }
 
@@ -422,8 +394,6 @@ RT_API cudaError_t cudaVDPAUSetVDPAUDevice(int device, VdpDevice vdpDevice,
     RT_ENTER();
     (void)vdpGetProcAddress;
     cudaError_t e = rt_set_interop_device(device);
-    RT_TRACE("cudaVDPAUSetVDPAUDevice(%d, VDPAU device %u): %s", device, vdpDevice,
-             rt_error_name(e));
     RT_RETURN(e);
 }
 
@@ -440,8 +410,6 @@ static cudaError_t rt_vdpau_register(bool video, struct cudaGraphicsResource **r
                                   : rt_gfx.cuGraphicsVDPAURegisterOutputSurface(&r, surface,
                                                                                 flags));
     e = rt_graphics_hand_out(e, r, resource);
-    RT_TRACE("registered VDPAU %s surface %u (flags %#x) as resource %p: %s",
-             video ? "video" : "output", surface, flags, (void *)r, rt_error_name(e));
     return e;
 }
 
