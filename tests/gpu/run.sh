@@ -21,10 +21,11 @@
 #              GPU_EXPECTED_DIFFERENCES (the list of step 3, default
 #              tests/gpu/expected_differences.txt; relative to the repository root),
 #              GPU_FATBIN_LIBS (step 6's libraries; empty: no step 6).  tests/gpu/cuda12.sh sets
-#              these for the CUDA 12 round.
+#              these for the CUDA 12 round.  GPU_BUILD_TYPE (step 1's CMAKE_BUILD_TYPE, default
+#              Release; MinSizeRel: the objects built for size, as the size target measures them).
 #
 # Steps, each recorded in the table instead of aborting the rest:
-#   1. configure + build minicudart and the `fatbin` tool (Release, no cmocka tests), in the
+#   1. configure + build minicudart and the `fatbin` tool (GPU_BUILD_TYPE, no cmocka tests), in the
 #      background while nvcc compiles the programs (objects are the same for both runtimes;
 #      only the link differs: PROTOCOL.md section 10.1);
 #   2. link every program twice; -rdc uses `nvcc -dc` objects + an explicit `nvcc -dlink`
@@ -178,7 +179,7 @@ link_dirs() {
 build_minicudart() {
     local gen=()
     command -v ninja >/dev/null && gen=(-G Ninja)
-    bounded 240 cmake -S "$ROOT" -B "$W/cmake" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release \
+    bounded 240 cmake -S "$ROOT" -B "$W/cmake" "${gen[@]}" -DCMAKE_BUILD_TYPE="${GPU_BUILD_TYPE:-Release}" \
         -DMINICUDART_TESTS=OFF -DCMAKE_CUDA_COMPILER="$MINICUDART_NVCC" || return 1
     bounded 240 cmake --build "$W/cmake" -j "$JOBS" --target minicudart minicudart_shared || return 1
     bounded 120 cmake --build "$W/cmake" -j "$JOBS" --target fatbin || echo "fatbin tool failed"
