@@ -48,6 +48,11 @@ cudaError_t rt_exit_error(cudaError_t e)
     return e;
 }
 
+cudaError_t rt_exit_invalid_value(void)
+{
+    return rt_exit_error(cudaErrorInvalidValue);
+}
+
 cudaError_t rt_exit_uninit(cudaError_t e)
 {
     if (e != cudaSuccess)
