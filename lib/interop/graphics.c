@@ -24,7 +24,7 @@
  * The trace (MINICUDART_TRACE=1) shows the GL, EGL and VDPAU calls where they fail, in the error
  * line that names the call, and a line for what they refuse and why and for each resource mapped
  * or unmapped; registration, the mapped pointers and arrays, EGLStream connections and frames are
- * not traced one by one: a line of its own at each of 28 such returns was 2.8 KB of the library
+ * not traced one by one: a line of its own at each of 28 such returns was 2.6 KB of the library
  * built for size, which the size target of a quarter of NVIDIA's library did not leave room for.
  */
 #include "interop/graphics.h"
