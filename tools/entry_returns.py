@@ -3,7 +3,8 @@
 
     tools/entry_returns.py [--check] [DIR]
 
-RT_ENTER(), RT_ENTER_HOT() and RT_ENTER_AS() open a call (its name and the summary's clock, lib/core/core.h);
+RT_ENTER(), RT_ENTER_HOT() and RT_ENTER_AS() open a call (its name and the summary's clock,
+lib/core/core.h);
 RT_RETURN, RT_RETURN_UNINIT, RT_RETURN_QUERY, RT_RETURN_LAUNCH, RT_RETURN_VALUE, RT_RETURN_VOID
 and the CUDA 12 face's RT12_RETURN_CALLED close it as they return.  A bare `return` after
 RT_ENTER would leave the call open: the trace and the summary would then name every later call of

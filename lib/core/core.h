@@ -233,7 +233,8 @@ void rt_summary_set_census(rt_summary_census_hook *hook);
  * runs at every return.  That needs no discipline at the returns, but it runs after the returned
  * value is computed, so no public function could end in a tail call: each kept a frame to come
  * back to, about 14 bytes more in each of 299 functions (4 KB of the library built for size).
- * Closed by the return itself, `return rt_exit(e)` is a jump. */
+ * Closed by the return itself, `return rt_exit(e)` is a jump (in the build for size a call: it
+ * makes no sibling calls, so that a function's ways out share one epilogue, CMakeLists.txt). */
 extern atomic_int rt_calls_watched;
 void rt_call_open(rt_api self);
 void rt_call_close(void);
@@ -296,9 +297,9 @@ __attribute__((noinline, noclone, no_icf)) void rt_call_open_here(void);
 /* A family of public functions with one body (a function and its _ptsz or _ptds twin, the
  * WithFlags variants, ...): each member is a stub that hands its arguments and its own RT_SELF
  * to the family's body, which enters with them (RT_ENTER_AS) and leaves as any public function
- * does (RT_RETURN).  The
- * stub is then a tail call of a few instructions instead of a counted call of its own, while
- * the trace, the summary and the error lines still name the member that was called.  Two
+ * does (RT_RETURN).  The stub is then a few instructions (a tail call, or a call in the build
+ * for size) instead of a counted call of its own, while the trace, the summary and the error
+ * lines still name the member that was called.  Two
  * members with the same arguments (cudaMemcpyBatchAsync and its _ptsz twin) are then the same
  * bytes, their labels being relative: a linker folding identical code (--icf) would give them
  * one address, and so one name, and is not to be used on this library. */

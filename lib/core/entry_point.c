@@ -150,8 +150,8 @@ RT_API void *__cudaGetProcAddress(void)
 static cudaError_t rt_undeclared(rt_api self)
 {
     RT_ENTER_AS(self);
-    RT_TRACE_LAZY("%s: declared by no header of CUDA 13.5, its arguments unknown: not implemented",
-             rt_api_name(self));
+    RT_TRACE_LAZY("%s: declared by no header of CUDA 13.5, its arguments unknown: "
+                  "not implemented", rt_api_name(self));
     RT_RETURN(cudaErrorNotSupported);
 }
 #define RT_UNDECLARED(name)                                                                   \

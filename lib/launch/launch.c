@@ -283,7 +283,7 @@ static CUresult rt_launch_on_stream_device(rt_kernel *k, rt_device *current, CUs
                              block, shared, s, params, extra, opt);
     rt_drv.cuCtxSetCurrent(mine);
     RT_TRACE_LAZY("launch %s: on device %d, the device of stream %p (result %d)", k->name,
-             d->ordinal, (void *)s, (int)r);
+                  d->ordinal, (void *)s, (int)r);
     return r;
 }
 

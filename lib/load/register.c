@@ -619,7 +619,8 @@ static void rt_register_var(void **handle, const void *host_var, const char *nam
     pthread_mutex_unlock(&rt_registry_lock);
     if (fresh)
         RT_TRACE_LAZY("register %s variable %s, %zu bytes (host %p)",
-                 managed ? "managed" : constant ? "constant" : "device", name, size, host_var);
+                      managed ? "managed" : constant ? "constant" : "device", name, size,
+                      host_var);
     else
         free(v);
 }

@@ -25,8 +25,8 @@
 #              Release; MinSizeRel: the objects built for size, as the size target measures them).
 #
 # Steps, each recorded in the table instead of aborting the rest:
-#   1. configure + build minicudart and the `fatbin` tool (GPU_BUILD_TYPE, no cmocka tests), in the
-#      background while nvcc compiles the programs (objects are the same for both runtimes;
+#   1. configure + build minicudart and the `fatbin` tool (GPU_BUILD_TYPE, no cmocka tests), in
+#      the background while nvcc compiles the programs (objects are the same for both runtimes;
 #      only the link differs: PROTOCOL.md section 10.1);
 #   2. link every program twice; -rdc uses `nvcc -dc` objects + an explicit `nvcc -dlink`
 #      (-cudart=none skips the device link, PROTOCOL.md section 4) for both variants;
@@ -179,8 +179,9 @@ link_dirs() {
 build_minicudart() {
     local gen=()
     command -v ninja >/dev/null && gen=(-G Ninja)
-    bounded 240 cmake -S "$ROOT" -B "$W/cmake" "${gen[@]}" -DCMAKE_BUILD_TYPE="${GPU_BUILD_TYPE:-Release}" \
-        -DMINICUDART_TESTS=OFF -DCMAKE_CUDA_COMPILER="$MINICUDART_NVCC" || return 1
+    bounded 240 cmake -S "$ROOT" -B "$W/cmake" "${gen[@]}" \
+        -DCMAKE_BUILD_TYPE="${GPU_BUILD_TYPE:-Release}" -DMINICUDART_TESTS=OFF \
+        -DCMAKE_CUDA_COMPILER="$MINICUDART_NVCC" || return 1
     bounded 240 cmake --build "$W/cmake" -j "$JOBS" --target minicudart minicudart_shared || return 1
     bounded 120 cmake --build "$W/cmake" -j "$JOBS" --target fatbin || echo "fatbin tool failed"
     return 0
