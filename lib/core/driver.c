@@ -89,7 +89,7 @@ static const char *rt_driver_next_name(const char *coded, char name[RT_DRIVER_NA
 /* A symbol the driver lacks comes back as CUDA_SUCCESS with a NULL pointer, so both the result
  * and the pointer are checked. */
 bool rt_driver_resolve(PFN_cuGetProcAddress_v12000 get, const char *name, int version,
-                              cuuint64_t flags, bool optional, void **slot)
+                       cuuint64_t flags, bool optional, void **slot)
 {
     CUdriverProcAddressQueryResult status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
     CUresult r = get(name, slot, version, flags, &status);

@@ -20,7 +20,8 @@ static cudaError_t rt_error_store(cudaError_t e)
     rt_last_error = e;
     if (rt_summary_on())
         rt_summary_error(e, rt_error_name(e));
-    RT_TRACE("error %s (%d) from %s", rt_error_name(e), (int)e, rt_call_name());
+    /* Lazy: every failing call passes here, and the name is a search of the error table. */
+    RT_TRACE_LAZY("error %s (%d) from %s", rt_error_name(e), (int)e, rt_call_name());
     return e;
 }
 
